@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+// ActionLab: reproducible action-classifier experiments from body pose on Linux.
+import PackageDescription
+
+let package = Package(
+    name: "ActionLab",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "actionlab", targets: ["actionlab"]),
+        .library(name: "Experiment", targets: ["Experiment"]),
+    ],
+    targets: [
+        // System libraries: each is imported by exactly one Swift wrapper module.
+        .systemLibrary(
+            name: "CHDF5", pkgConfig: "hdf5-serial",
+            providers: [.apt(["libhdf5-dev"])]),
+        .systemLibrary(
+            name: "COpenBLAS", pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat libavcodec libswscale libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+
+        // Safe Swift wrappers.
+        .target(name: "HDF5", dependencies: ["CHDF5"]),
+        .target(name: "Video", dependencies: ["CFFmpeg"]),
+
+        // Domain modules, each knowing only the ones to its left in DESIGN.md's data flow.
+        .target(name: "JSON5"),
+        .target(name: "Pose"),
+        .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "CCrypto"]),
+        .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5"]),
+        .target(
+            name: "Experiment",
+            dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "HDF5", "Video"]),
+        .executableTarget(name: "actionlab", dependencies: ["Experiment"]),
+
+        // Tests: one target per module plus shared support.
+        .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
+        .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video"]),
+        .testTarget(name: "JSON5Tests", dependencies: ["JSON5"]),
+        .testTarget(name: "PoseTests", dependencies: ["Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),
+        .testTarget(name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport"]),
+        .testTarget(name: "ExperimentTests", dependencies: ["Experiment", "ActionLabTestSupport"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

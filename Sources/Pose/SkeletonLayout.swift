@@ -1,0 +1,100 @@
+/// The joints and channels of a keypoint array, with the mirror pairs and graph edges that
+/// augmentations and graph models need.
+///
+/// A layout is data, not code: the built-in layouts below and layouts declared in a manifest
+/// are all instances of this one type. A keypoint array laid out by it has shape
+/// `[T, channels.count, joints.count]` (time, channel, joint).
+public struct SkeletonLayout: Sendable, Hashable, Codable {
+    /// The layout's name, as manifests refer to it (`vision18`, `accelerometer-gyroscope`).
+    public var name: String
+    /// Joint names in array order (the `J` axis).
+    public var joints: [String]
+    /// Channel names in array order (the `C` axis): `["x", "y", "confidence"]` for body pose.
+    public var channels: [String]
+    /// Pairs of joint indices that swap under a horizontal flip.
+    public var mirrorPairs: [JointPair]
+    /// Undirected bones between joint indices; empty for layouts with no skeleton (sensors).
+    public var edges: [JointPair]
+
+    /// A pair of joint indices.
+    public struct JointPair: Sendable, Hashable, Codable {
+        public var first: Int
+        public var second: Int
+        public init(_ first: Int, _ second: Int) {
+            self.first = first
+            self.second = second
+        }
+    }
+
+    /// Creates a layout; `validate()` checks that indices are in range.
+    public init(name: String, joints: [String], channels: [String], mirrorPairs: [JointPair] = [], edges: [JointPair] = []) {
+        self.name = name
+        self.joints = joints
+        self.channels = channels
+        self.mirrorPairs = mirrorPairs
+        self.edges = edges
+    }
+
+    /// Number of joints, `J`.
+    public var jointCount: Int { joints.count }
+    /// Number of channels, `C`.
+    public var channelCount: Int { channels.count }
+
+    /// Problems with this layout (empty names, indices out of range, a joint paired with itself).
+    public func problems() -> [String] {
+        var problems: [String] = []
+        if joints.isEmpty { problems.append("layout '\(name)' has no joints") }
+        if channels.isEmpty { problems.append("layout '\(name)' has no channels") }
+        if Set(joints).count != joints.count { problems.append("layout '\(name)' repeats a joint name") }
+        for (kind, pairs) in [("mirror pair", mirrorPairs), ("edge", edges)] {
+            for pair in pairs {
+                if !joints.indices.contains(pair.first) || !joints.indices.contains(pair.second) {
+                    problems.append("layout '\(name)': \(kind) (\(pair.first), \(pair.second)) names a joint outside 0..<\(joints.count)")
+                } else if pair.first == pair.second {
+                    problems.append("layout '\(name)': \(kind) (\(pair.first), \(pair.second)) pairs a joint with itself")
+                }
+            }
+        }
+        return problems
+    }
+}
+
+extension SkeletonLayout {
+    /// Create ML's action-classifier body pose: 18 joints in the order of its `poses` input
+    /// `[window, 3, 18]`, which is the OpenPose COCO-18 order; channels x, y (normalized, origin
+    /// lower left, as Vision reports them) and confidence. An undetected joint is (0, 0, 0).
+    public static let vision18 = SkeletonLayout(
+        name: "vision18",
+        joints: [
+            "nose", "neck", "rightShoulder", "rightElbow", "rightWrist", "leftShoulder", "leftElbow",
+            "leftWrist", "rightHip", "rightKnee", "rightAnkle", "leftHip", "leftKnee", "leftAnkle",
+            "rightEye", "leftEye", "rightEar", "leftEar",
+        ],
+        channels: ["x", "y", "confidence"],
+        mirrorPairs: [(2, 5), (3, 6), (4, 7), (8, 11), (9, 12), (10, 13), (14, 15), (16, 17)].map { JointPair($0.0, $0.1) },
+        // OpenPose COCO-18 limbs (the graph ST-GCN uses for its `openpose` layout).
+        edges: [
+            (4, 3), (3, 2), (7, 6), (6, 5), (13, 12), (12, 11), (10, 9), (9, 8), (11, 5), (8, 2),
+            (5, 1), (2, 1), (0, 1), (15, 0), (14, 0), (17, 15), (16, 14),
+        ].map { JointPair($0.0, $0.1) })
+
+    /// A smartwatch's inertial sensors: joints `accelerometer` and `gyroscope`, channels x, y, z.
+    /// No edges: graph models treat the joints as unconnected. UEA/UCR BasicMotions' six
+    /// dimensions map onto it joint-major (accelerometer x, y, z, then gyroscope x, y, z).
+    public static let accelerometerGyroscope = SkeletonLayout(
+        name: "accelerometer-gyroscope",
+        joints: ["accelerometer", "gyroscope"],
+        channels: ["x", "y", "z"])
+
+    /// One tracked scalar per frame (one joint, one channel), as in UEA/UCR univariate series such
+    /// as GunPoint (the x coordinate of the actor's hand).
+    public static let univariate = SkeletonLayout(name: "univariate", joints: ["value"], channels: ["x"])
+
+    /// The layouts that manifests can name without declaring them.
+    public static let builtIn: [SkeletonLayout] = [.vision18, .accelerometerGyroscope, .univariate]
+
+    /// The built-in layout with the given name, or nil.
+    public static func builtIn(named name: String) -> SkeletonLayout? {
+        builtIn.first { $0.name == name }
+    }
+}

@@ -1,0 +1,2 @@
+import Experiment
+print("actionlab")
