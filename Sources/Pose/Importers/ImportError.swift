@@ -1,0 +1,137 @@
+/// A problem with one input file, naming the file, the 1-based line and what was expected versus
+/// what was found.
+///
+/// Importers throw this for every problem with their input, so that the caller can fail that file
+/// (and only that file) with a message a user can act on. ``description`` renders it as
+/// `path:line: message`, the form compilers and editors understand.
+public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file (or directory) that could not be imported, as a path.
+    public var path: String
+    /// The 1-based line the problem is on, or nil when it concerns the whole file (an empty file,
+    /// a missing section, an unreadable file).
+    public var line: Int?
+    /// What went wrong, with the expected and found values.
+    public var kind: Kind
+
+    /// Creates an error.
+    public init(path: String, line: Int?, kind: Kind) {
+        self.path = path
+        self.line = line
+        self.kind = kind
+    }
+
+    /// Where a value sits in the file, for errors about a single value.
+    public enum ValueLocation: Sendable, Equatable, CustomStringConvertible {
+        /// A value of a UEA/UCR series: 0-based dimension and 0-based time step within it.
+        case series(dimension: Int, position: Int)
+        /// A field of a CSV row: the column's header name and the 0-based frame (data row).
+        case column(name: String, frame: Int)
+
+        public var description: String {
+            switch self {
+            case let .series(dimension, position): "dimension \(dimension), position \(position)"
+            case let .column(name, frame): "column '\(name)', frame \(frame)"
+            }
+        }
+    }
+
+    /// The kinds of import problems.
+    public enum Kind: Sendable, Equatable {
+        /// The file could not be read or listed; `reason` is the system's message.
+        case unreadable(reason: String)
+        /// The file holds no header and no data (only blank or comment lines, or nothing).
+        case emptyFile
+        /// A header line is malformed: `keyword` is the header keyword (`@seriesLength`, or
+        /// `header` for a CSV header row).
+        case malformedHeader(keyword: String, expected: String, found: String)
+        /// A header required by the format is absent.
+        case missingHeader(keyword: String)
+        /// The file uses a feature of its format that ActionLab does not support.
+        case unsupported(feature: String)
+        /// A UEA/UCR file ended without an `@data` line.
+        case missingDataSection
+        /// A data row appeared before the UEA/UCR `@data` line.
+        case dataBeforeDataSection
+        /// The file's dimension count does not match the skeleton layout's `C * J`.
+        case layoutMismatch(layout: String, expectedDimensions: Int, foundDimensions: Int)
+        /// A UEA/UCR row has a different number of dimensions than the header (or the first row) declares.
+        case wrongDimensionCount(expected: Int, found: Int)
+        /// Dimension `dimension` (0-based) of a UEA/UCR row has a different length than
+        /// expected: the row's first dimension, or `@seriesLength` when `@equalLength true`.
+        case raggedRow(dimension: Int, expectedLength: Int, foundLength: Int)
+        /// A CSV row has a different number of fields than the header.
+        case wrongFieldCount(expected: Int, found: Int)
+        /// A field is not a decimal number; `token` is the field as written.
+        case nonNumeric(token: String, location: ValueLocation)
+        /// A value is NaN or infinite (or overflows Float32), which ActionLab does not allow.
+        case nonFiniteValue(sampleID: String, token: String, location: ValueLocation)
+        /// A value is marked missing (`?` in the UEA/UCR format), which ActionLab does not allow.
+        case missingValue(sampleID: String, location: ValueLocation)
+        /// A row's class label is not one of the labels the header declares.
+        case undeclaredLabel(found: String, declared: [String])
+        /// The file carries no class label and the caller passed none.
+        case missingLabel
+        /// CSV header columns do not cover the layout's joints x channels exactly.
+        case columnMismatch(layout: String, missing: [String], unknown: [String], duplicated: [String])
+        /// A timestamp is not greater than the previous one (seconds).
+        case nonIncreasingTimestamp(previous: Double, found: Double)
+        /// The file has a header but no sequences or frames.
+        case noData
+    }
+
+    public var description: String {
+        let location = line.map { "\(path):\($0)" } ?? path
+        return "\(location): \(message)"
+    }
+
+    /// The problem without its location.
+    public var message: String {
+        switch kind {
+        case let .unreadable(reason):
+            return "cannot read: \(reason)"
+        case .emptyFile:
+            return "the file is empty: expected a header and data, found nothing"
+        case let .malformedHeader(keyword, expected, found):
+            return "malformed \(keyword): expected \(expected), found '\(found)'"
+        case let .missingHeader(keyword):
+            return "missing header \(keyword): the format requires it before the data"
+        case let .unsupported(feature):
+            return "not supported: \(feature)"
+        case .missingDataSection:
+            return "no @data line: expected the header to end with @data, followed by one series per line"
+        case .dataBeforeDataSection:
+            return "expected a header line starting with '@' (or a comment), found data before @data"
+        case let .layoutMismatch(layout, expected, found):
+            return "layout '\(layout)' needs \(expected) dimensions (channels x joints), the file has \(found)"
+        case let .wrongDimensionCount(expected, found):
+            return "expected \(expected) dimensions separated by ':', found \(found)"
+        case let .raggedRow(dimension, expected, found):
+            return "ragged row: expected \(expected) values in dimension \(dimension), found \(found)"
+        case let .wrongFieldCount(expected, found):
+            return "expected \(expected) comma-separated fields (one per header column), found \(found)"
+        case let .nonNumeric(token, location):
+            return "expected a number at \(location), found '\(token)'"
+        case let .nonFiniteValue(sampleID, token, location):
+            return "sample '\(sampleID)': value '\(token)' at \(location) is NaN or infinite in Float32; "
+                + "ActionLab needs finite values"
+        case let .missingValue(sampleID, location):
+            return "sample '\(sampleID)': missing value '?' at \(location); ActionLab does not allow "
+                + "missing values (NaN), fill or drop the series first"
+        case let .undeclaredLabel(found, declared):
+            return "class label '\(found)' is not declared in @classLabel (\(declared.joined(separator: " ")))"
+        case .missingLabel:
+            return "the file carries no class label: pass one (for a labeled directory, the folder name)"
+        case let .columnMismatch(layout, missing, unknown, duplicated):
+            var parts: [String] = []
+            if !missing.isEmpty { parts.append("missing \(missing.joined(separator: ", "))") }
+            if !unknown.isEmpty { parts.append("unknown \(unknown.joined(separator: ", "))") }
+            if !duplicated.isEmpty { parts.append("repeated \(duplicated.joined(separator: ", "))") }
+            return "columns do not match layout '\(layout)' (expected one '<joint>.<channel>' column per "
+                + "joint and channel, plus an optional 'timestamp'): \(parts.joined(separator: "; "))"
+        case let .nonIncreasingTimestamp(previous, found):
+            return "timestamps must increase: expected more than \(previous) s, found \(found) s"
+        case .noData:
+            return "no data: expected at least one data row after the header"
+        }
+    }
+}

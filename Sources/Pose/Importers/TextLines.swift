@@ -1,0 +1,114 @@
+import Foundation
+
+/// The lines of a text file as slices of its UTF-8 bytes, with 1-based line numbers.
+///
+/// Importers parse bytes rather than `String`s so that a file is read once and split without
+/// per-character overhead. Lines end at `\n`; a trailing `\r` (Windows line ends) and a leading
+/// UTF-8 byte order mark are removed.
+struct TextLines: Sequence {
+    /// The file's path, for error messages.
+    let path: String
+    /// The file's bytes without a byte order mark.
+    let bytes: ArraySlice<UInt8>
+
+    /// Reads the file at `url`.
+    /// - Throws: ``ImportError`` `.unreadable` with the system's message.
+    init(contentsOf url: URL) throws {
+        path = url.path
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ImportError(path: url.path, line: nil, kind: .unreadable(reason: error.localizedDescription))
+        }
+        let all = [UInt8](data)
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        bytes = all.starts(with: byteOrderMark) ? all.dropFirst(byteOrderMark.count) : all[...]
+    }
+
+    func makeIterator() -> Iterator { Iterator(remaining: bytes) }
+
+    /// Yields each line (without its line end) with its 1-based number.
+    struct Iterator: IteratorProtocol {
+        var remaining: ArraySlice<UInt8>
+        var number = 0
+
+        mutating func next() -> (number: Int, text: ArraySlice<UInt8>)? {
+            guard !remaining.isEmpty else { return nil }
+            number += 1
+            var line: ArraySlice<UInt8>
+            if let end = remaining.firstIndex(of: ASCII.newline) {
+                line = remaining[..<end]
+                remaining = remaining[(end + 1)...]
+            } else {
+                line = remaining
+                remaining = remaining[remaining.endIndex...]
+            }
+            if line.last == ASCII.carriageReturn { line = line.dropLast() }
+            return (number, line)
+        }
+    }
+}
+
+/// ASCII bytes the importers look for.
+enum ASCII {
+    static let newline = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let comma = UInt8(ascii: ",")
+    static let colon = UInt8(ascii: ":")
+    static let at = UInt8(ascii: "@")
+    static let hash = UInt8(ascii: "#")
+    static let questionMark = UInt8(ascii: "?")
+
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == space || byte == tab || byte == carriageReturn
+    }
+}
+
+extension ArraySlice<UInt8> {
+    /// The slice without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> ArraySlice<UInt8> {
+        guard let first = firstIndex(where: { !ASCII.isWhitespace($0) }),
+              let last = lastIndex(where: { !ASCII.isWhitespace($0) })
+        else { return self[endIndex...] }
+        return self[first...last]
+    }
+
+    /// True if the slice holds only spaces and tabs.
+    var isBlank: Bool { allSatisfy(ASCII.isWhitespace) }
+
+    /// The fields between `separator` bytes, empty fields included.
+    func fields(separatedBy separator: UInt8) -> [ArraySlice<UInt8>] {
+        split(separator: separator, omittingEmptySubsequences: false)
+    }
+
+    /// Whitespace-separated words.
+    func words() -> [ArraySlice<UInt8>] {
+        split(whereSeparator: ASCII.isWhitespace)
+    }
+
+    /// The bytes decoded as UTF-8 (invalid sequences become U+FFFD).
+    var text: String { String(decoding: self, as: UTF8.self) }
+
+    /// Parses a finite Float32 value, throwing the errors every importer reports for a bad value.
+    ///
+    /// Accepts what Swift's `Float(_: String)` accepts (decimal and exponent notation) after
+    /// trimming spaces; the conversion is correctly rounded to Float32 and independent of locale.
+    /// - Throws: ``ImportError`` `.nonNumeric` quoting the token, or `.nonFiniteValue` for NaN,
+    ///   infinity and values beyond Float32's range.
+    func parseFiniteFloat(sampleID: String, location: ImportError.ValueLocation, path: String, line: Int) throws -> Float {
+        let token = trimmingWhitespace()
+        // Small tokens (most numbers) decode into a String without allocating.
+        guard let value = Float(token.text) else {
+            throw ImportError(path: path, line: line, kind: .nonNumeric(token: token.text, location: location))
+        }
+        guard value.isFinite else {
+            throw ImportError(
+                path: path, line: line,
+                kind: .nonFiniteValue(sampleID: sampleID, token: token.text, location: location))
+        }
+        return value
+    }
+}
