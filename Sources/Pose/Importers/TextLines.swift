@@ -92,22 +92,25 @@ extension ArraySlice<UInt8> {
     /// The bytes decoded as UTF-8 (invalid sequences become U+FFFD).
     var text: String { String(decoding: self, as: UTF8.self) }
 
-    /// Parses a finite Float32 value, throwing the errors every importer reports for a bad value.
+    /// Parses a finite value, throwing the errors every importer reports for a bad value.
     ///
-    /// Accepts what Swift's `Float(_: String)` accepts (decimal and exponent notation) after
-    /// trimming spaces; the conversion is correctly rounded to Float32 and independent of locale.
+    /// Accepts what Swift's `Float(_: String)` and `Double(_: String)` accept (decimal and
+    /// exponent notation) after trimming spaces; the conversion is correctly rounded to `Value`
+    /// and independent of the locale.
     /// - Throws: ``ImportError`` `.nonNumeric` quoting the token, or `.nonFiniteValue` for NaN,
-    ///   infinity and values beyond Float32's range.
-    func parseFiniteFloat(sampleID: String, location: ImportError.ValueLocation, path: String, line: Int) throws -> Float {
-        let token = trimmingWhitespace()
+    ///   infinity and values beyond `Value`'s range.
+    func parseFinite<Value: BinaryFloatingPoint & LosslessStringConvertible>(
+        _: Value.Type, sampleID: String, location: ImportError.ValueLocation, path: String, line: Int
+    ) throws -> Value {
         // Small tokens (most numbers) decode into a String without allocating.
-        guard let value = Float(token.text) else {
-            throw ImportError(path: path, line: line, kind: .nonNumeric(token: token.text, location: location))
+        let token = trimmingWhitespace().text
+        guard let value = Value(token) else {
+            throw ImportError(path: path, line: line, kind: .nonNumeric(token: token, location: location))
         }
         guard value.isFinite else {
             throw ImportError(
                 path: path, line: line,
-                kind: .nonFiniteValue(sampleID: sampleID, token: token.text, location: location))
+                kind: .nonFiniteValue(sampleID: sampleID, token: token, location: location))
         }
         return value
     }

@@ -216,7 +216,7 @@ private struct RowParser {
                     throw ImportError(path: path, line: number, kind: .missingValue(sampleID: sampleID, location: location))
                 }
                 keypoints[(step * channels + channel) * joints + joint] =
-                    try token.parseFiniteFloat(sampleID: sampleID, location: location, path: path, line: number)
+                    try token.parseFinite(Float.self, sampleID: sampleID, location: location, path: path, line: number)
             }
         }
         let sequence = PoseSequence(
