@@ -1,0 +1,90 @@
+extension PoseSequence {
+    /// The sequence linearly interpolated onto a uniform time grid at `frameRate`.
+    ///
+    /// The grid is `t_k = t_0 + k / frameRate` for every `k` with `t_k` at most the last
+    /// timestamp, where `t_0` is the first timestamp. Each output frame interpolates linearly
+    /// between the two input frames around `t_k`; a grid point within a millionth of an input
+    /// interval of an input frame copies that frame exactly, so resampling a uniform sequence to
+    /// its own rate returns it unchanged and halving the rate picks every other frame.
+    ///
+    /// Undetected joints: Vision and ActionLab's pose estimators mark a joint that was not detected
+    /// as all channels 0 (`0, 0, 0`). Interpolating toward such a frame would drag the joint
+    /// toward the image's lower-left corner, so by default a joint that is undetected (every
+    /// channel exactly 0) in either neighbouring frame is undetected in the output frame too.
+    /// Pass `treatingZeroJointsAsUndetected: false` for layouts where all-zero is a real reading,
+    /// such as sensor channels.
+    ///
+    /// - Parameters:
+    ///   - frameRate: The output frame rate in frames per second; greater than zero.
+    ///   - treatingZeroJointsAsUndetected: Whether an all-zero joint is undetected rather than a
+    ///     value to interpolate (body-pose layouts).
+    /// - Returns: A sequence of shape `[T', C, J]` with `T' = floor((t_last - t_0) * frameRate) + 1`
+    ///   frames (empty if this sequence is empty) and nominal frame rate `frameRate`.
+    /// - Precondition: `frameRate` is positive and finite; timestamps strictly increase.
+    public func resampled(to frameRate: Double, treatingZeroJointsAsUndetected: Bool = true) -> PoseSequence {
+        precondition(frameRate > 0 && frameRate.isFinite, "frame rate must be a positive number of frames per second")
+        guard let first = timestamps.first, let last = timestamps.last else {
+            return PoseSequence(keypoints: [], timestamps: [], channelCount: channelCount, jointCount: jointCount, frameRate: frameRate)
+        }
+        // Grid points and input frames this close (in input intervals or output frames) coincide,
+        // so that rounding in `k / frameRate` neither drops the last frame nor blends neighbours.
+        let tolerance = 1e-6
+        let outputCount = Int(((last - first) * frameRate + tolerance).rounded(.down)) + 1
+        var outputKeypoints: [Float] = []
+        outputKeypoints.reserveCapacity(outputCount * valuesPerFrame)
+        var outputTimestamps: [Double] = []
+        outputTimestamps.reserveCapacity(outputCount)
+
+        var before = 0  // The last input frame at or before the grid point.
+        for k in 0..<outputCount {
+            let time = first + Double(k) / frameRate
+            while before + 1 < frameCount && timestamps[before + 1] <= time { before += 1 }
+            outputTimestamps.append(time)
+            guard before + 1 < frameCount else {
+                appendFrame(before, to: &outputKeypoints)
+                continue
+            }
+            let weight = (time - timestamps[before]) / (timestamps[before + 1] - timestamps[before])
+            if weight <= tolerance {
+                appendFrame(before, to: &outputKeypoints)
+            } else if weight >= 1 - tolerance {
+                appendFrame(before + 1, to: &outputKeypoints)
+            } else {
+                appendInterpolatedFrame(
+                    between: before, and: before + 1, weight: Float(weight),
+                    treatingZeroJointsAsUndetected: treatingZeroJointsAsUndetected, to: &outputKeypoints)
+            }
+        }
+        return PoseSequence(
+            keypoints: outputKeypoints, timestamps: outputTimestamps,
+            channelCount: channelCount, jointCount: jointCount, frameRate: frameRate)
+    }
+
+    /// Appends the `C * J` values of frame `frame`.
+    private func appendFrame(_ frame: Int, to output: inout [Float]) {
+        output.append(contentsOf: keypoints[frame * valuesPerFrame ..< (frame + 1) * valuesPerFrame])
+    }
+
+    /// Appends `(1 - weight) * frame a + weight * frame b`, leaving joints undetected in either
+    /// frame at zero when asked to.
+    private func appendInterpolatedFrame(
+        between a: Int, and b: Int, weight: Float, treatingZeroJointsAsUndetected: Bool, to output: inout [Float]
+    ) {
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: valuesPerFrame))
+        for joint in 0..<jointCount {
+            if treatingZeroJointsAsUndetected && (isUndetected(joint: joint, frame: a) || isUndetected(joint: joint, frame: b)) {
+                continue
+            }
+            for channel in 0..<channelCount {
+                let from = self[a, channel, joint], to = self[b, channel, joint]
+                output[start + channel * jointCount + joint] = from + (to - from) * weight
+            }
+        }
+    }
+
+    /// True if every channel of `joint` is exactly zero at `frame`: Vision's mark of an undetected joint.
+    private func isUndetected(joint: Int, frame: Int) -> Bool {
+        (0..<channelCount).allSatisfy { self[frame, $0, joint] == 0 }
+    }
+}
