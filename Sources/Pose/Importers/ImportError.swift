@@ -27,6 +27,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A field of a CSV row: the column's header name and the 0-based frame (data row).
         case column(name: String, frame: Int)
 
+        /// The location in words: `dimension 2, position 17` or `column 'nose.x', frame 3`.
         public var description: String {
             switch self {
             case let .series(dimension, position): "dimension \(dimension), position \(position)"
@@ -79,12 +80,13 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case noData
     }
 
+    /// The error as `path:line: message` (or `path: message` without a line).
     public var description: String {
         let location = line.map { "\(path):\($0)" } ?? path
         return "\(location): \(message)"
     }
 
-    /// The problem without its location.
+    /// The problem in words, without its location: what was expected and what was found.
     public var message: String {
         switch kind {
         case let .unreadable(reason):

@@ -53,6 +53,7 @@ public struct KeypointCSVImporter: SequenceImporter {
     /// - Throws: ``ImportError`` naming the file and 1-based line: a missing label, columns that
     ///   do not match the layout, a row with the wrong field count, a non-numeric or non-finite
     ///   value, a timestamp that does not increase, or no data rows.
+    /// - Precondition: `frameRate` is positive and finite.
     public func importSequences(from url: URL, layout: SkeletonLayout, frameRate: Double, label: String?) throws -> [LabeledSequence] {
         precondition(frameRate > 0 && frameRate.isFinite, "frame rate must be a positive number of frames per second")
         guard let label else { throw ImportError(path: url.path, line: nil, kind: .missingLabel) }

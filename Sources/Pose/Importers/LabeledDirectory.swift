@@ -19,6 +19,7 @@ public enum LabeledDirectory {
         /// The name of the folder the file is in.
         public var label: String
 
+        /// Creates an entry.
         public init(url: URL, label: String) {
             self.url = url
             self.label = label

@@ -59,6 +59,7 @@ public struct UEATimeSeriesImporter: SequenceImporter {
     ///   data before `@data`, a dimension count that differs from the header or the layout, a
     ///   ragged row, a non-numeric, missing (`?`) or non-finite value, an undeclared label, or no
     ///   series at all.
+    /// - Precondition: `frameRate` is positive and finite.
     public func importSequences(from url: URL, layout: SkeletonLayout, frameRate: Double, label: String?) throws -> [LabeledSequence] {
         precondition(frameRate > 0 && frameRate.isFinite, "frame rate must be a positive number of frames per second")
         let lines = try TextLines(contentsOf: url)
