@@ -40,6 +40,11 @@ public struct SkeletonLayout: Sendable, Hashable, Codable {
     /// Number of channels, `C`.
     public var channelCount: Int { channels.count }
 
+    /// Whether an all-zero joint means "not detected" rather than a measured zero: true for
+    /// layouts with a `confidence` channel (body pose, where Vision pads missing joints with
+    /// (0, 0, 0)), false for sensor layouts, where zero is a reading.
+    public var marksUndetectedJointsWithZeros: Bool { channels.contains("confidence") }
+
     /// Problems with this layout (empty names, indices out of range, a joint paired with itself).
     public func problems() -> [String] {
         var problems: [String] = []

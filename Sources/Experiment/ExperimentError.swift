@@ -1,0 +1,35 @@
+import Foundation
+
+/// Errors of an experiment run that are not manifest problems: data that does not fit the
+/// configuration, and files that cannot be written.
+public enum ExperimentError: Error, CustomStringConvertible, Equatable {
+    /// A sequence carries a label that the class list does not have.
+    case unknownLabel(String, sequence: String, known: [String])
+    /// A sequence's channel or joint count differs from the rest of the data.
+    case inconsistentShape(sequence: String, expected: String, found: String)
+    /// A split that must not be empty has no windows.
+    case emptySplit(String, reason: String)
+    /// A source file could not be imported; `underlying` is the importer's message.
+    case importFailed(path: String, underlying: String)
+    /// A source's sequences do not match the manifest's layout.
+    case layoutMismatch(path: String, layout: String, expected: String, found: String)
+    /// An output file or folder could not be written.
+    case writeFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unknownLabel(label, sequence, known):
+            return "\(sequence): label '\(label)' is not one of the classes \(known)"
+        case let .inconsistentShape(sequence, expected, found):
+            return "\(sequence): keypoints are \(found) but the other sequences are \(expected)"
+        case let .emptySplit(split, reason):
+            return "the \(split) split has no windows: \(reason)"
+        case let .importFailed(path, underlying):
+            return "\(path): \(underlying)"
+        case let .layoutMismatch(path, layout, expected, found):
+            return "\(path): layout '\(layout)' expects \(expected) per frame, the file has \(found)"
+        case let .writeFailed(path, reason):
+            return "\(path): cannot write: \(reason)"
+        }
+    }
+}

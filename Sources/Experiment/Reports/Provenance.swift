@@ -1,0 +1,131 @@
+import Foundation
+import HDF5
+import NeuralNetwork
+import Video
+
+/// Where a run's numbers came from: software versions, the machine, the seed and the data's
+/// content hashes. Written as `provenance.json` beside every run.
+public struct Provenance: Codable, Sendable {
+    /// ActionLab's version.
+    public var actionlabVersion: String
+    /// `git rev-parse HEAD` of the ActionLab checkout the binary was built from, with `-dirty`
+    /// when it had uncommitted changes, or `unknown` outside a checkout.
+    public var gitCommit: String
+    /// The Swift compiler the binary was built with.
+    public var swiftVersion: String
+    /// HDF5 library version.
+    public var hdf5Version: String
+    /// OpenBLAS build configuration and the kernel it runs.
+    public var openblas: OpenBLASInfo
+    /// FFmpeg release and library versions.
+    public var ffmpeg: [String: String]
+    /// Host name, CPU model, logical cores, operating system.
+    public var host: [String: String]
+    /// The run's seed.
+    public var seed: Int
+    /// Every data source: path, SHA-256 of its bytes, feature-cache key.
+    public var data: [DataSourceRecord]
+
+    /// OpenBLAS facts.
+    public struct OpenBLASInfo: Codable, Sendable {
+        public var configuration: String
+        public var coreName: String
+        public var threads: Int
+    }
+
+    /// ActionLab's version string.
+    public static let actionlabVersion = "0.1.0"
+
+    /// Facts about this process and machine, with the given seed and data records.
+    public static func current(seed: Int, data: [DataSourceRecord]) -> Provenance {
+        Provenance(
+            actionlabVersion: actionlabVersion, gitCommit: gitCommit, swiftVersion: swiftVersion,
+            hdf5Version: HDF5Library.version,
+            openblas: OpenBLASInfo(configuration: BLAS.configuration, coreName: BLAS.coreName, threads: BLAS.threadCount),
+            ffmpeg: FFmpegLibrary.libraryVersions.merging(["release": FFmpegLibrary.versionInfo]) { $1 },
+            host: hostFacts, seed: seed, data: data)
+    }
+
+    static var swiftVersion: String {
+        #if compiler(>=6.3)
+        return "6.3 or later"
+        #elseif compiler(>=6.2)
+        return "6.2"
+        #elseif compiler(>=6.1)
+        return "6.1"
+        #else
+        return "6.0"
+        #endif
+    }
+
+    /// The commit of the checkout this source file was compiled from, found through `#filePath`.
+    static let gitCommit: String = {
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        guard let head = run("/usr/bin/git", ["-C", checkout.path, "rev-parse", "HEAD"]), !head.isEmpty else {
+            return "unknown"
+        }
+        let status = run("/usr/bin/git", ["-C", checkout.path, "status", "--porcelain", "--untracked-files=no"]) ?? ""
+        return status.isEmpty ? head : head + "-dirty"
+    }()
+
+    static var hostFacts: [String: String] {
+        var facts = [
+            "hostname": ProcessInfo.processInfo.hostName,
+            "logical_cores": "\(ProcessInfo.processInfo.activeProcessorCount)",
+            "os": ProcessInfo.processInfo.operatingSystemVersionString,
+        ]
+        if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+           let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+           let colon = line.firstIndex(of: ":") {
+            facts["cpu"] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return facts
+    }
+
+    /// Standard output of a command, trimmed, or nil if it cannot run or fails.
+    private static func run(_ executable: String, _ arguments: [String]) -> String? {
+        guard FileManager.default.isExecutableFile(atPath: executable) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case actionlabVersion = "actionlab_version", gitCommit = "git_commit", swiftVersion = "swift_version"
+        case hdf5Version = "hdf5_version", openblas, ffmpeg, host, seed, data
+    }
+}
+
+/// One data source as provenance records it.
+public struct DataSourceRecord: Codable, Sendable, Equatable {
+    /// Which part of the dataset: `train`, `validation` or `test`.
+    public var role: String
+    /// Absolute path of the source file.
+    public var path: String
+    /// SHA-256 of the file's bytes, lowercase hex.
+    public var sha256: String
+    /// The feature-cache key the sequences were stored under.
+    public var cacheKey: String
+    /// Number of sequences imported from the file.
+    public var sequences: Int
+
+    public init(role: String, path: String, sha256: String, cacheKey: String, sequences: Int) {
+        self.role = role
+        self.path = path
+        self.sha256 = sha256
+        self.cacheKey = cacheKey
+        self.sequences = sequences
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case role, path, sha256, cacheKey = "cache_key", sequences
+    }
+}

@@ -1,0 +1,90 @@
+import Pose
+
+/// Cuts pose sequences into windows of `windowSize` frames every `stride` frames.
+///
+/// The rule, for a sequence of `L` frames at the window frame rate:
+/// - `L >= windowSize`: windows start at frames `0, stride, 2 * stride, ...` while
+///   `start + windowSize <= L`; frames after the last full window are not used.
+/// - `L < windowSize`: with `.zero` padding one window holds the sequence followed by zeros, as
+///   Create ML pads frames without a person; with `.drop` the sequence yields no window.
+///
+/// A sequence recorded at another frame rate is first resampled on its timestamps to
+/// `frameRate` (`PoseSequence.resampled(to:)`), so an action duration always spans the same
+/// number of frames.
+public struct WindowBuilder: Sendable {
+    /// How sequences shorter than a window are treated.
+    public enum Padding: String, Sendable, Codable {
+        /// Pad with (0, 0, 0) frames to a full window.
+        case zero
+        /// Skip the sequence.
+        case drop
+    }
+
+    /// Frames per window, `T` (action duration × frame rate).
+    public var windowSize: Int
+    /// Frames between the starts of consecutive windows.
+    public var stride: Int
+    /// Frame rate windows are built at, in frames per second.
+    public var frameRate: Double
+    /// Treatment of sequences shorter than a window.
+    public var padding: Padding
+
+    public init(windowSize: Int, stride: Int, frameRate: Double, padding: Padding) {
+        precondition(windowSize > 0 && stride > 0 && frameRate > 0)
+        self.windowSize = windowSize
+        self.stride = stride
+        self.frameRate = frameRate
+        self.padding = padding
+    }
+
+    /// Start frames of the windows cut from a sequence of `frameCount` frames.
+    public func windowStarts(frameCount: Int) -> [Int] {
+        if frameCount < windowSize { return padding == .zero && frameCount > 0 ? [0] : [] }
+        return Array(Swift.stride(from: 0, through: frameCount - windowSize, by: stride))
+    }
+
+    /// Windows of all `sequences`, in sequence order then time order.
+    ///
+    /// - Parameters:
+    ///   - sequences: Labelled sequences sharing one channel and joint count.
+    ///   - labels: Class names; every sequence's label must be among them.
+    /// - Throws: `ExperimentError.unknownLabel` if a sequence's label is not in `labels`,
+    ///   `ExperimentError.inconsistentShape` if sequences disagree on `C` or `J`.
+    public func windows(of sequences: [LabeledSequence], labels: [String]) throws -> WindowSet {
+        let labelIndex = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
+        let channelCount = sequences.first?.sequence.channelCount ?? 0
+        let jointCount = sequences.first?.sequence.jointCount ?? 0
+        let perFrame = channelCount * jointCount
+        var set = WindowSet(
+            values: [], labelIndices: [], sequenceIndices: [], sequenceIDs: [], sequenceLabelIndices: [],
+            labels: labels, windowSize: windowSize, channelCount: channelCount, jointCount: jointCount)
+        for sample in sequences {
+            guard let label = labelIndex[sample.label] else {
+                throw ExperimentError.unknownLabel(sample.label, sequence: sample.id, known: labels)
+            }
+            guard sample.sequence.channelCount == channelCount, sample.sequence.jointCount == jointCount else {
+                throw ExperimentError.inconsistentShape(
+                    sequence: sample.id,
+                    expected: "[T, \(channelCount), \(jointCount)]",
+                    found: "[T, \(sample.sequence.channelCount), \(sample.sequence.jointCount)]")
+            }
+            let sequence = sample.sequence.frameRate == frameRate
+                ? sample.sequence : sample.sequence.resampled(to: frameRate)
+            let starts = windowStarts(frameCount: sequence.frameCount)
+            guard !starts.isEmpty else { continue }
+            let sequenceIndex = set.sequenceIDs.count
+            set.sequenceIDs.append(sample.id)
+            set.sequenceLabelIndices.append(label)
+            for start in starts {
+                let frames = min(windowSize, sequence.frameCount - start)
+                set.values.append(contentsOf: sequence.keypoints[(start * perFrame)..<((start + frames) * perFrame)])
+                if frames < windowSize {
+                    set.values.append(contentsOf: repeatElement(0, count: (windowSize - frames) * perFrame))
+                }
+                set.labelIndices.append(label)
+                set.sequenceIndices.append(sequenceIndex)
+            }
+        }
+        return set
+    }
+}
