@@ -121,16 +121,25 @@ public enum BLAS {
         let (kB, n) = transposeB == .none ? (b.shape[0], b.shape[1]) : (b.shape[1], b.shape[0])
         precondition(k == kB, "matmul: inner dimensions differ, \(a.shape) and \(b.shape)")
         var result = Tensor(zeros: [m, n])
-        result.withUnsafeMutableBufferPointer { c in
-            a.withUnsafeBufferPointer { aBuffer in
-                b.withUnsafeBufferPointer { bBuffer in
-                    sgemm(transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k,
-                          alpha: 1, a: aBuffer, lda: max(1, a.shape[1]),
-                          b: bBuffer, ldb: max(1, b.shape[1]),
-                          beta: 0, c: c, ldc: max(1, n))
-                }
+        multiply(a, transposeA, b, transposeB, into: &result, m: m, n: n, k: k, beta: 0)
+        return result
+    }
+}
+
+/// `c = op(a) op(b) + beta c` for densely stored row-major rank-2 operands.
+func multiply(
+    _ a: Tensor, _ transposeA: BLAS.Transpose, _ b: Tensor, _ transposeB: BLAS.Transpose,
+    into c: inout Tensor, m: Int, n: Int, k: Int, beta: Float
+) {
+    a.withUnsafeBufferPointer { aBuffer in
+        b.withUnsafeBufferPointer { bBuffer in
+            c.withUnsafeMutableBufferPointer { cBuffer in
+                BLAS.sgemm(
+                    transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: 1,
+                    a: aBuffer, lda: max(1, transposeA == .none ? k : m),
+                    b: bBuffer, ldb: max(1, transposeB == .none ? n : k),
+                    beta: beta, c: cBuffer, ldc: max(1, n))
             }
         }
-        return result
     }
 }
