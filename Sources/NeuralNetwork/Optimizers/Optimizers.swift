@@ -286,7 +286,16 @@ private struct OptimizerState {
         guard step.shape == [1], let count = Int(exactly: step.values[0]), count >= 0 else {
             throw StateDictionaryError.shapeMismatch(name: "step", expected: [1], actual: step.shape)
         }
-        let parameterCount = slotNames.isEmpty ? 0 : incoming.count / slotNames.count
+        // Keys are "<parameter index>.<slot name>"; the highest index fixes the parameter count.
+        var parameterCount = 0
+        for key in incoming.keys.sorted() {
+            let parts = key.split(separator: ".", maxSplits: 1)
+            guard parts.count == 2, let index = Int(parts[0]), index >= 0,
+                  slotNames.contains(String(parts[1])) else {
+                throw StateDictionaryError.unexpectedTensor(name: key)
+            }
+            parameterCount = max(parameterCount, index + 1)
+        }
         var loaded: [[Tensor]] = []
         for index in 0..<parameterCount {
             var tensors: [Tensor] = []
@@ -301,9 +310,6 @@ private struct OptimizerState {
                 tensors.append(tensor)
             }
             loaded.append(tensors)
-        }
-        if let extra = incoming.keys.sorted().first {
-            throw StateDictionaryError.unexpectedTensor(name: extra)
         }
         if count > 0 && loaded.isEmpty && !slotNames.isEmpty {
             throw StateDictionaryError.missingTensor(name: "0.\(slotNames[0])")
