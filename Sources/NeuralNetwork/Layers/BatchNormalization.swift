@@ -1,0 +1,184 @@
+/// Batch normalization per channel (Ioffe & Szegedy, "Batch Normalization", ICML 2015), with the
+/// exact semantics of PyTorch's `nn.BatchNorm1d`.
+///
+/// Input `[N, C]` or `[N, C, T]`; statistics are per channel over the `m = N` or `m = N·T`
+/// values of that channel. Output has the input's shape:
+///
+/// `y = γ · (x − μ) / √(σ² + ε) + β`
+///
+/// - Training: `μ` and `σ²` are the batch mean and the *biased* batch variance (divide by `m`).
+///   The running statistics are then updated with the *unbiased* variance (divide by `m − 1`):
+///   `runningMean ← (1 − momentum) · runningMean + momentum · μ`,
+///   `runningVariance ← (1 − momentum) · runningVariance + momentum · σ² · m / (m − 1)`.
+///   As in PyTorch, `m` must be at least 2.
+/// - Evaluation: `μ` and `σ²` are `runningMean` and `runningVariance`.
+///
+/// Statistics are accumulated in `Double`. `γ` (`weight`) starts at 1, `β` (`bias`) at 0,
+/// `runningMean` at 0 and `runningVariance` at 1.
+public final class BatchNormalization: Layer {
+    /// The number of channels `C`.
+    public let channels: Int
+    /// The weight of the newest batch in the running statistics (PyTorch's `momentum`).
+    public let momentum: Float
+    /// Added to the variance before the square root, `ε`.
+    public let epsilon: Float
+    /// The scale `γ`, shape `[C]`.
+    public let weight: Parameter
+    /// The shift `β`, shape `[C]`.
+    public let bias: Parameter
+    /// The running mean, shape `[C]` (PyTorch's `running_mean`).
+    public let runningMean: Buffer
+    /// The running unbiased variance, shape `[C]` (PyTorch's `running_var`).
+    public let runningVariance: Buffer
+
+    private var normalized = Tensor(zeros: [0])
+    private var inverseStandardDeviation = [Float]()
+    private var usedBatchStatistics = false
+
+    /// Creates a batch normalization layer with `γ = 1`, `β = 0` and fresh running statistics.
+    ///
+    /// - Parameters:
+    ///   - channels: The number of channels `C`.
+    ///   - momentum: The weight of each new batch in the running statistics (PyTorch: 0.1).
+    ///   - epsilon: Added to the variance for numerical stability (PyTorch: 1e-5).
+    public init(channels: Int, momentum: Float = 0.1, epsilon: Float = 1e-5) {
+        precondition(channels > 0, "BatchNormalization needs a positive channel count")
+        self.channels = channels
+        self.momentum = momentum
+        self.epsilon = epsilon
+        weight = Parameter(name: "weight", value: Tensor(shape: [channels], repeating: 1))
+        bias = Parameter(name: "bias", value: Tensor(zeros: [channels]))
+        runningMean = Buffer(name: "runningMean", value: Tensor(zeros: [channels]))
+        runningVariance = Buffer(name: "runningVariance", value: Tensor(shape: [channels], repeating: 1))
+    }
+
+    public var ownParameters: [Parameter] { [weight, bias] }
+    public var ownBuffers: [Buffer] { [runningMean, runningVariance] }
+
+    /// Normalizes a batch, updating the running statistics in training mode.
+    ///
+    /// - Parameters:
+    ///   - x: Input `[N, C]` or `[N, C, T]`.
+    ///   - training: Whether to use (and record) batch statistics rather than running ones.
+    /// - Returns: The normalized batch, same shape as `x`.
+    public func forward(_ x: Tensor, training: Bool) -> Tensor {
+        precondition((x.rank == 2 || x.rank == 3) && x.shape[1] == channels,
+                     "BatchNormalization expects [N, \(channels)] or [N, \(channels), T], got \(x.shape)")
+        let layout = Layout(x.shape)
+        let m = layout.batch * layout.length
+        var mean = [Double](repeating: 0, count: channels)
+        var variance = [Double](repeating: 0, count: channels)
+        if training {
+            precondition(m > 1, "BatchNormalization needs more than one value per channel in training, got \(x.shape)")
+            x.withUnsafeBufferPointer { values in
+                for c in 0..<channels {
+                    var total = 0.0
+                    layout.forEach(channel: c) { total += Double(values[$0]) }
+                    let channelMean = total / Double(m)
+                    var squares = 0.0
+                    layout.forEach(channel: c) {
+                        let deviation = Double(values[$0]) - channelMean
+                        squares += deviation * deviation
+                    }
+                    mean[c] = channelMean
+                    variance[c] = squares / Double(m)
+                }
+            }
+            let keep = 1 - Double(momentum)
+            for c in 0..<channels {
+                runningMean.value.values[c] = Float(keep * Double(runningMean.value.values[c]) + Double(momentum) * mean[c])
+                let unbiased = variance[c] * Double(m) / Double(m - 1)
+                runningVariance.value.values[c] = Float(
+                    keep * Double(runningVariance.value.values[c]) + Double(momentum) * unbiased)
+            }
+        } else {
+            mean = runningMean.value.values.map(Double.init)
+            variance = runningVariance.value.values.map(Double.init)
+        }
+        usedBatchStatistics = training
+        inverseStandardDeviation = variance.map { Float(1 / ($0 + Double(epsilon)).squareRoot()) }
+
+        normalized = Tensor(zeros: x.shape)
+        var output = Tensor(zeros: x.shape)
+        x.withUnsafeBufferPointer { values in
+            normalized.withUnsafeMutableBufferPointer { xHat in
+                output.withUnsafeMutableBufferPointer { y in
+                    for c in 0..<channels {
+                        let (mu, scale) = (Float(mean[c]), inverseStandardDeviation[c])
+                        let (gamma, beta) = (weight.value.values[c], bias.value.values[c])
+                        layout.forEach(channel: c) { i in
+                            xHat[i] = (values[i] - mu) * scale
+                            y[i] = gamma * xHat[i] + beta
+                        }
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// Accumulates ∂γ and ∂β and returns ∂x for the last forward call.
+    ///
+    /// With `x̂` the normalized input, `g = ∂loss/∂y` and sums over the `m` values of a channel:
+    /// `∂γ = Σ g·x̂`, `∂β = Σ g`; in training mode (batch statistics depend on `x`)
+    /// `∂x = γ / (m √(σ² + ε)) · (m·g − Σ g − x̂ · Σ g·x̂)` (Ioffe & Szegedy 2015, §3), and in
+    /// evaluation mode `∂x = γ · g / √(σ² + ε)`.
+    ///
+    /// - Parameter gradOutput: ∂loss/∂y, same shape as the last input.
+    /// - Returns: ∂loss/∂x.
+    public func backward(_ gradOutput: Tensor) -> Tensor {
+        precondition(gradOutput.shape == normalized.shape,
+                     "BatchNormalization.backward: gradient shape \(gradOutput.shape), expected \(normalized.shape)")
+        let layout = Layout(gradOutput.shape)
+        let m = Float(layout.batch * layout.length)
+        var gradInput = Tensor(zeros: gradOutput.shape)
+        gradOutput.withUnsafeBufferPointer { g in
+            normalized.withUnsafeBufferPointer { xHat in
+                gradInput.withUnsafeMutableBufferPointer { dx in
+                    for c in 0..<channels {
+                        var sumGrad = 0.0
+                        var sumGradNormalized = 0.0
+                        layout.forEach(channel: c) { i in
+                            sumGrad += Double(g[i])
+                            sumGradNormalized += Double(g[i]) * Double(xHat[i])
+                        }
+                        weight.gradient.values[c] += Float(sumGradNormalized)
+                        bias.gradient.values[c] += Float(sumGrad)
+                        let scale = weight.value.values[c] * inverseStandardDeviation[c]
+                        if usedBatchStatistics {
+                            let (meanGrad, meanGradNormalized) = (Float(sumGrad) / m, Float(sumGradNormalized) / m)
+                            layout.forEach(channel: c) { i in
+                                dx[i] = scale * (g[i] - meanGrad - xHat[i] * meanGradNormalized)
+                            }
+                        } else {
+                            layout.forEach(channel: c) { i in dx[i] = scale * g[i] }
+                        }
+                    }
+                }
+            }
+        }
+        return gradInput
+    }
+
+    /// Index arithmetic for `[N, C]` (length 1) and `[N, C, T]` buffers.
+    private struct Layout {
+        let batch: Int
+        let channels: Int
+        let length: Int
+
+        init(_ shape: [Int]) {
+            batch = shape[0]
+            channels = shape[1]
+            length = shape.count == 3 ? shape[2] : 1
+        }
+
+        /// Calls `body` with the flat index of every element of channel `c`.
+        @inline(__always)
+        func forEach(channel c: Int, _ body: (Int) -> Void) {
+            for n in 0..<batch {
+                let base = (n * channels + c) * length
+                for t in 0..<length { body(base + t) }
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import NeuralNetwork
+import Testing
+
+/// Whether `a` and `b` agree within `absolute + relative · max(|a|, |b|)`.
+func isClose(_ a: Double, _ b: Double, relative: Double = 1e-5, absolute: Double = 1e-6) -> Bool {
+    abs(a - b) <= absolute + relative * max(abs(a), abs(b))
+}
+
+/// Expects element-wise agreement of two arrays within the stated tolerance.
+func expectClose(
+    _ actual: [Float], _ expected: [Float], relative: Double = 1e-5, absolute: Double = 1e-6,
+    _ what: String = "", sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(actual.count == expected.count, "\(what): count", sourceLocation: sourceLocation)
+    for (index, (a, e)) in zip(actual, expected).enumerated()
+    where !isClose(Double(a), Double(e), relative: relative, absolute: absolute) {
+        Issue.record("\(what)[\(index)]: \(a) vs expected \(e)", sourceLocation: sourceLocation)
+    }
+}
+
+/// A tensor of uniform values in `[-1, 1)`, or with magnitudes in `[margin, 1 + margin)` when
+/// `margin > 0` (keeps inputs away from ReLU's kink at 0 for finite differences).
+func randomTensor(_ shape: [Int], seed: UInt64, margin: Float = 0) -> Tensor {
+    var generator = SeededGenerator(seed: seed, purpose: "test-tensor")
+    var tensor = Tensor(zeros: shape)
+    for i in 0..<tensor.count {
+        let u = generator.nextUniform(from: -1, to: 1)
+        tensor.values[i] = margin > 0 ? (u < 0 ? u - margin : u + margin) : u
+    }
+    return tensor
+}
+
+/// Finite-difference gradient check of a layer (micrograd's habit, here against central
+/// differences instead of PyTorch).
+///
+/// The scalar loss is `L = Σ y ⊙ r` with a fixed random `r`, so ∂L/∂y = r. The analytical
+/// gradients from one `backward(r)` are compared with `(L(θ + ε) − L(θ − ε)) / 2ε`, `L` summed in
+/// `Double` from the `Float` outputs. `prepare` runs before every forward (e.g. to reseed dropout).
+func checkGradients(
+    of layer: some Layer, input: Tensor, training: Bool = true,
+    parameterIndices: [Int]? = nil, epsilon: Float = 1e-2,
+    relative: Double = 1e-2, absolute: Double = 2e-3,
+    prepare: () -> Void = {},
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    prepare()
+    let output = layer.forward(input, training: training)
+    let upstream = randomTensor(output.shape, seed: 99)
+    func loss(_ x: Tensor) -> Double {
+        prepare()
+        let y = layer.forward(x, training: training)
+        return zip(y.values, upstream.values).reduce(0.0) { $0 + Double($1.0) * Double($1.1) }
+    }
+    zeroGradients(layer.parameters)
+    prepare()
+    _ = layer.forward(input, training: training)
+    let gradInput = layer.backward(upstream)
+    let parameterGradients = layer.parameters.map(\.gradient)
+
+    func expectMatch(_ analytical: Float, _ numerical: Double, _ what: String) {
+        #expect(isClose(Double(analytical), numerical, relative: relative, absolute: absolute),
+                "\(what): analytical \(analytical) vs numerical \(numerical)", sourceLocation: sourceLocation)
+    }
+    for i in 0..<input.count {
+        var plus = input, minus = input
+        plus.values[i] += epsilon
+        minus.values[i] -= epsilon
+        expectMatch(gradInput.values[i], (loss(plus) - loss(minus)) / (2 * Double(epsilon)), "∂x[\(i)]")
+    }
+    let parameters = layer.parameters
+    for p in parameterIndices ?? Array(parameters.indices) {
+        let parameter = parameters[p]
+        for i in 0..<parameter.value.count {
+            let original = parameter.value.values[i]
+            parameter.value.values[i] = original + epsilon
+            let lossPlus = loss(input)
+            parameter.value.values[i] = original - epsilon
+            let lossMinus = loss(input)
+            parameter.value.values[i] = original
+            expectMatch(parameterGradients[p].values[i], (lossPlus - lossMinus) / (2 * Double(epsilon)),
+                        "∂\(parameter.name)[\(i)]")
+        }
+    }
+}
