@@ -1,1 +1,180 @@
-// Placeholder: this module is being written.
+import Foundation
+import HDF5
+import Pose
+
+/// A content-addressed, crash-safe store of imported pose sequences, one HDF5 file per entry.
+///
+/// An entry lives at `<directory>/<key[0..<2]>/<key>.h5` (layout: ``CacheEntry``). Entries are
+/// written to a unique temporary file in the same folder (`<key>.<pid>.<UUID>.tmp`), flushed
+/// with `fsync(2)` and renamed into place with `rename(2)`, which is atomic: a reader sees the
+/// old entry, the new one or none, never half a file, even if the writer is killed. Processes
+/// that store the same key at once each rename a complete file; the last one wins, and since the
+/// key fixes the content, every winner is right.
+///
+/// A file at an entry's path that cannot be read or validated is treated as a miss: it is
+/// renamed aside to `<key>.h5.corrupt-<UUID>` for inspection and reported to the
+/// `onDiscardedEntry` handler. Temporary files are never read.
+///
+/// Safe to use from several threads and processes at once.
+public final class FeatureCache: Sendable {
+    /// The cache's root directory.
+    public let directory: URL
+    private let onDiscardedEntry: (@Sendable (URL, FeatureCacheError) -> Void)?
+
+    /// The suffix of files being written.
+    public static let temporarySuffix = ".tmp"
+
+    /// Opens a cache rooted at `directory`, creating the directory if needed.
+    /// - Parameters:
+    ///   - directory: the cache's root.
+    ///   - onDiscardedEntry: called with the entry's URL and the reason whenever an unreadable
+    ///     entry is set aside, so a caller can log it.
+    /// - Throws: ``FeatureCacheError/cannotWrite(file:operation:reason:)`` if the directory cannot
+    ///   be created.
+    public init(directory: URL, onDiscardedEntry: (@Sendable (URL, FeatureCacheError) -> Void)? = nil) throws {
+        self.directory = directory
+        self.onDiscardedEntry = onDiscardedEntry
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw FeatureCacheError.cannotWrite(
+                file: directory.path, operation: "create directory", reason: error.localizedDescription)
+        }
+    }
+
+    /// The path of `key`'s entry: `<directory>/<first two hex digits>/<key>.h5`.
+    public func url(for key: CacheKey) -> URL {
+        shard(for: key).appendingPathComponent("\(key.hexDigest).h5")
+    }
+
+    private func shard(for key: CacheKey) -> URL {
+        directory.appendingPathComponent(String(key.hexDigest.prefix(2)), isDirectory: true)
+    }
+
+    /// The entry stored under `key`, or nil if there is none or it cannot be read.
+    ///
+    /// An entry that exists but fails to read or validate (truncated, garbage, another format
+    /// version, a key that does not match its contents) is moved aside and reported, and the
+    /// lookup is a miss.
+    /// - Throws: ``FeatureCacheError/cannotWrite(file:operation:reason:)`` only if an unreadable
+    ///   entry can be neither moved aside nor deleted.
+    public func lookup(key: CacheKey) throws -> CacheEntry? {
+        let url = url(for: key)
+        guard let identity = FileIdentity(path: url.path) else { return nil }
+        let failure: FeatureCacheError
+        do {
+            let entry = try CacheEntry(contentsOf: url)
+            if entry.key == key { return entry }
+            failure = .malformedEntry(file: url.path, object: "/@key", reason: "entry is for key \(entry.key)")
+        } catch let error as FeatureCacheError {
+            failure = error
+        }
+        try discard(url, identity: identity, reason: failure)
+        return nil
+    }
+
+    /// Stores `entry` under its key, atomically replacing any entry already there.
+    /// - Throws: ``FeatureCacheError/invalidSequence(id:reason:)`` for an inconsistent sequence,
+    ///   ``FeatureCacheError/hdf5(_:)`` if writing the file fails,
+    ///   ``FeatureCacheError/cannotWrite(file:operation:reason:)`` if creating the folder,
+    ///   `fsync` or `rename` fails. The temporary file is removed on failure.
+    public func store(_ entry: CacheEntry) throws {
+        let shard = shard(for: entry.key)
+        do {
+            try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+        } catch {
+            throw FeatureCacheError.cannotWrite(file: shard.path, operation: "create directory", reason: error.localizedDescription)
+        }
+        let temporary = shard.appendingPathComponent(
+            "\(entry.key.hexDigest).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)\(Self.temporarySuffix)")
+        let destination = url(for: entry.key)
+        do {
+            try entry.write(to: temporary)
+            try FileSync.fsync(path: temporary.path, directory: false)
+            guard rename(temporary.path, destination.path) == 0 else {
+                throw FeatureCacheError.cannotWrite(file: destination.path, operation: "rename", reason: FileSync.lastErrorText())
+            }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        // The rename is durable once the folder is synced; failing that, the entry is still
+        // complete and readable, so this is best effort.
+        try? FileSync.fsync(path: shard.path, directory: true)
+    }
+
+    /// Returns the sequences of `source`, from the cache if it holds them, else by calling
+    /// `importer` and storing its result.
+    ///
+    /// The key is the SHA-256 of the source file's bytes combined with `fingerprint` after
+    /// ``ImporterFingerprint/adding(layoutName:frameRate:)``: moving or renaming the file keeps
+    /// its entry; changing a byte, the importer version or a setting makes a new one.
+    /// - Parameters:
+    ///   - source: the file to import; it is read once, in chunks, to hash it.
+    ///   - fingerprint: the importer and its settings.
+    ///   - layoutName: the skeleton layout the importer produces.
+    ///   - frameRate: frames per second of the produced sequences.
+    ///   - importer: imports `source`; called only on a miss.
+    /// - Returns: the sequences, the entry's key, and whether it was a cache hit.
+    /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` if `source` cannot be read,
+    ///   what `importer` throws, or what ``store(_:)`` throws.
+    public func sequences(
+        source: URL, fingerprint: ImporterFingerprint, layoutName: String, frameRate: Double,
+        importer: () throws -> [LabeledSequence]
+    ) throws -> (sequences: [LabeledSequence], key: CacheKey, hit: Bool) {
+        let sourceHash = try ContentHash.sha256(ofFileAt: source)
+        let fullFingerprint = fingerprint.adding(layoutName: layoutName, frameRate: frameRate)
+        let key = try CacheKey(source: sourceHash, fingerprint: fullFingerprint)
+        if let entry = try lookup(key: key) {
+            return (entry.sequences, key, true)
+        }
+        let sequences = try importer()
+        let entry = try CacheEntry(
+            sourcePath: source.path, sourceHash: sourceHash, fingerprint: fullFingerprint, layoutName: layoutName,
+            frameRate: frameRate, sequences: sequences)
+        try store(entry)
+        return (sequences, key, false)
+    }
+
+    /// Deletes temporary files left by writers that died, if last modified more than `age`
+    /// seconds before `now`.
+    ///
+    /// Keep `age` well above the time one store takes, or a live writer's file may go; its
+    /// `rename` then fails and that store throws, but no entry is ever corrupted.
+    /// - Returns: the files removed.
+    /// - Throws: ``FeatureCacheError/cannotWrite(file:operation:reason:)`` if the cache directory
+    ///   cannot be listed.
+    @discardableResult
+    public func removeStaleTemporaryFiles(olderThan age: TimeInterval = 24 * 3_600, now: Date = Date()) throws -> [URL] {
+        let manager = FileManager.default
+        let shards: [URL]
+        do {
+            shards = try manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        } catch {
+            throw FeatureCacheError.cannotWrite(file: directory.path, operation: "list", reason: error.localizedDescription)
+        }
+        var removed: [URL] = []
+        for shard in shards {
+            let files = (try? manager.contentsOfDirectory(at: shard, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+            for file in files where file.lastPathComponent.hasSuffix(Self.temporarySuffix) {
+                guard let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
+                    now.timeIntervalSince(modified) > age
+                else { continue }
+                if (try? manager.removeItem(at: file)) != nil { removed.append(file) }
+            }
+        }
+        return removed
+    }
+
+    /// Moves an unreadable entry aside (or deletes it) unless another writer replaced it since
+    /// it was read, and reports it.
+    private func discard(_ url: URL, identity: FileIdentity, reason: FeatureCacheError) throws {
+        onDiscardedEntry?(url, reason)
+        // A concurrent store may have renamed a good entry into place after the failed read.
+        guard FileIdentity(path: url.path) == identity else { return }
+        let aside = url.path + ".corrupt-\(UUID().uuidString)"
+        if rename(url.path, aside) == 0 { return }
+        if unlink(url.path) == 0 || errno == ENOENT { return }
+        throw FeatureCacheError.cannotWrite(file: url.path, operation: "discard unreadable entry", reason: FileSync.lastErrorText())
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import HDF5
+import Pose
+
+extension CacheEntry {
+    /// Keypoint arrays with at least this many values are stored gzip-compressed.
+    static let compressionThreshold = 4_096
+
+    /// The group name of sequence `index`: six zero-padded digits (`000042`).
+    static func sequenceGroupName(_ index: Int) -> String {
+        let digits = String(index)
+        return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+    }
+
+    /// Writes the entry to a new HDF5 file at `url` in the layout described on ``CacheEntry``.
+    ///
+    /// Not atomic by itself: ``FeatureCache/store(_:)`` writes to a temporary name and renames.
+    /// - Parameter url: the file to create; an existing file makes this fail.
+    /// - Throws: ``FeatureCacheError/invalidSequence(id:reason:)`` for an inconsistent sequence
+    ///   (checked before anything is written), ``FeatureCacheError/hdf5(_:)`` if writing fails.
+    public func write(to url: URL) throws {
+        for sequence in sequences {
+            try Self.validate(sequence)
+        }
+        do {
+            let file = try HDF5File.create(at: url, mode: .failIfExists)
+            let root = try file.root()
+            let attributes = root.attributes
+            try attributes.write(Self.format, named: "format")
+            try attributes.write(Self.formatVersion, named: "format_version")
+            try attributes.write(key.hexDigest, named: "key")
+            try attributes.write(sourcePath, named: "source_path")
+            try attributes.write(sourceHash.hexDigest, named: "source_sha256")
+            try attributes.write(importer, named: "importer")
+            try attributes.write(importerVersion, named: "importer_version")
+            try attributes.write(fingerprint, named: "fingerprint")
+            try attributes.write(layoutName, named: "layout")
+            try attributes.write(frameRate, named: "frame_rate")
+            try attributes.write(Self.formatDate(created), named: "created")
+            try attributes.write(Int64(sequences.count), named: "sequence_count")
+            let sequencesGroup = try root.createGroup("sequences")
+            for (index, labeled) in sequences.enumerated() {
+                let group = try sequencesGroup.createGroup(Self.sequenceGroupName(index))
+                let pose = labeled.sequence
+                try group.createDataset(
+                    "keypoints", values: pose.keypoints, shape: [pose.frameCount, pose.channelCount, pose.jointCount],
+                    compression: pose.keypoints.count >= Self.compressionThreshold ? .gzip : nil)
+                try group.createDataset("timestamps", values: pose.timestamps, shape: [pose.frameCount])
+                try group.attributes.write(labeled.id, named: "id")
+                try group.attributes.write(labeled.label, named: "label")
+                try group.attributes.write(labeled.group, named: "group")
+                try group.attributes.write(pose.frameRate, named: "frame_rate")
+            }
+            try file.close()
+        } catch let error as HDF5Error {
+            throw FeatureCacheError.hdf5(error)
+        }
+    }
+
+    /// Reads and validates an entry written by ``write(to:)``.
+    /// - Parameter url: the entry's file.
+    /// - Throws: ``FeatureCacheError/hdf5(_:)`` if the file cannot be read as HDF5 (missing,
+    ///   truncated, garbage), ``FeatureCacheError/notACacheEntry(file:format:)``,
+    ///   ``FeatureCacheError/unsupportedFormatVersion(file:found:)``, or
+    ///   ``FeatureCacheError/malformedEntry(file:object:reason:)`` naming the object whose shape,
+    ///   count or key is wrong.
+    public init(contentsOf url: URL) throws {
+        let path = url.path
+        func malformed(_ object: String, _ reason: String) -> FeatureCacheError {
+            .malformedEntry(file: path, object: object, reason: reason)
+        }
+        do {
+            let file = try HDF5File.open(at: url, mode: .readOnly)
+            defer { try? file.close() }
+            let root = try file.root()
+            let attributes = root.attributes
+            let format = try attributes.contains("format") ? try attributes.string("format") : ""
+            guard format == Self.format else { throw FeatureCacheError.notACacheEntry(file: path, format: format) }
+            let version = try attributes.int64("format_version")
+            guard version == Self.formatVersion else {
+                throw FeatureCacheError.unsupportedFormatVersion(file: path, found: version)
+            }
+            let storedKey = try attributes.string("key")
+            let sourceHash: ContentHash
+            do {
+                sourceHash = try ContentHash(hexDigest: attributes.string("source_sha256"))
+            } catch is FeatureCacheError {
+                throw malformed("/@source_sha256", "not a SHA-256 hex digest")
+            }
+            guard let created = Self.parseDate(try attributes.string("created")) else {
+                throw malformed("/@created", "not an ISO 8601 time")
+            }
+            let count = try attributes.int64("sequence_count")
+            let sequencesGroup = try root.openGroup("sequences")
+            let names = try sequencesGroup.childNames()
+            guard count >= 0, names == (0..<Int(count)).map(Self.sequenceGroupName).sorted() else {
+                throw malformed("/sequences", "expected \(count) groups 000000...; found \(names.count)")
+            }
+            var sequences: [LabeledSequence] = []
+            sequences.reserveCapacity(names.count)
+            for index in 0..<Int(count) {
+                let group = try sequencesGroup.openGroup(Self.sequenceGroupName(index))
+                let keypoints = try group.openDataset("keypoints").read(Float.self)
+                let timestamps = try group.openDataset("timestamps").read(Double.self)
+                guard keypoints.shape.count == 3 else {
+                    throw malformed("\(group.path)/keypoints", "shape \(keypoints.shape) is not [T, C, J]")
+                }
+                let frames = keypoints.shape[0]
+                guard timestamps.shape == [frames] else {
+                    throw malformed("\(group.path)/timestamps", "shape \(timestamps.shape) is not [\(frames)]")
+                }
+                guard keypoints.values.count == keypoints.shape.reduce(1, *) else {
+                    throw malformed("\(group.path)/keypoints", "\(keypoints.values.count) values for shape \(keypoints.shape)")
+                }
+                let pose = PoseSequence(
+                    keypoints: keypoints.values, timestamps: timestamps.values, channelCount: keypoints.shape[1],
+                    jointCount: keypoints.shape[2], frameRate: try group.attributes.double("frame_rate"))
+                sequences.append(
+                    LabeledSequence(
+                        id: try group.attributes.string("id"), label: try group.attributes.string("label"),
+                        group: try group.attributes.string("group"), sequence: pose))
+            }
+            try self.init(
+                sourcePath: try attributes.string("source_path"), sourceHash: sourceHash,
+                importer: try attributes.string("importer"), importerVersion: try attributes.string("importer_version"),
+                fingerprint: try attributes.string("fingerprint"), layoutName: try attributes.string("layout"),
+                frameRate: try attributes.double("frame_rate"), created: created, sequences: sequences)
+            guard key.hexDigest == storedKey else {
+                throw malformed("/@key", "\(storedKey) is not sha256(source_sha256 + \"\\n\" + fingerprint) = \(key)")
+            }
+        } catch let error as HDF5Error {
+            throw FeatureCacheError.hdf5(error)
+        }
+    }
+
+    /// Throws unless `sequence`'s keypoint count is `T * C * J` with non-negative `C` and `J`.
+    static func validate(_ sequence: LabeledSequence) throws {
+        let pose = sequence.sequence
+        guard pose.channelCount >= 0, pose.jointCount >= 0,
+            pose.keypoints.count == pose.frameCount * pose.channelCount * pose.jointCount
+        else {
+            throw FeatureCacheError.invalidSequence(
+                id: sequence.id,
+                reason: "\(pose.keypoints.count) keypoint values for [T, C, J] = [\(pose.frameCount), \(pose.channelCount), \(pose.jointCount)]")
+        }
+    }
+
+    static func formatDate(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,161 @@
+import CHDF5
+import Foundation
+
+/// An open HDF5 file: the owner of its HDF5 file identifier.
+///
+/// Create one with ``create(at:mode:)`` or ``open(at:mode:)`` and reach its contents through
+/// ``root()``. ``close()`` releases the file early and is safe to call more than once; `deinit`
+/// closes it otherwise. The file is opened with HDF5's strong close degree, so `close()` also
+/// closes every group and dataset opened from it: using one afterwards throws
+/// ``HDF5Error/Kind-swift.enum/fileClosed``, and when `close()` returns the bytes are on disk
+/// (as far as `close(2)` goes) and the file may be renamed or read by another process.
+///
+/// All methods may be called from any thread: every HDF5 call is serialized by one global lock.
+public final class HDF5File: @unchecked Sendable {
+    /// What to do when the file to create already exists.
+    public enum CreationMode: Sendable {
+        /// Replace its contents (`H5F_ACC_TRUNC`).
+        case truncate
+        /// Fail with ``HDF5Error/Kind-swift.enum/cannotCreateFile`` (`H5F_ACC_EXCL`).
+        case failIfExists
+    }
+
+    /// How to open an existing file.
+    public enum AccessMode: Sendable {
+        /// Reading only (`H5F_ACC_RDONLY`); any write throws.
+        case readOnly
+        /// Reading and writing (`H5F_ACC_RDWR`).
+        case readWrite
+    }
+
+    /// The file's location on disk.
+    public let url: URL
+    /// Whether the file was opened with ``AccessMode/readOnly``.
+    public let isReadOnly: Bool
+
+    /// The HDF5 file identifier, or nil once closed. Guarded by ``HDF5Lock``.
+    private var fileID: hid_t?
+
+    private init(url: URL, fileID: hid_t, isReadOnly: Bool) {
+        self.url = url
+        self.fileID = fileID
+        self.isReadOnly = isReadOnly
+    }
+
+    /// The file's path on disk, as used in error messages.
+    public var path: String { url.path }
+
+    /// Creates a new HDF5 file, or truncates an existing one.
+    /// - Parameters:
+    ///   - url: a file URL; its directory must exist.
+    ///   - mode: whether an existing file is truncated or is an error.
+    /// - Returns: the file, open for reading and writing.
+    /// - Throws: ``HDF5Error`` of kind ``HDF5Error/Kind-swift.enum/cannotCreateFile`` with HDF5's
+    ///   message when the file cannot be created (missing directory, no permission, exists with
+    ///   `.failIfExists`).
+    public static func create(at url: URL, mode: CreationMode = .truncate) throws -> HDF5File {
+        try HDF5Lock.withLock {
+            let location = HDF5Location(filePath: url.path, objectPath: nil)
+            let accessList = try makeAccessList(location)
+            defer { _ = H5Pclose(accessList) }
+            let flags = mode == .truncate ? actionlab_H5F_ACC_TRUNC() : actionlab_H5F_ACC_EXCL()
+            let id = H5Fcreate(url.path, flags, actionlab_H5P_DEFAULT(), accessList)
+            try location.check(id: id, .cannotCreateFile)
+            return HDF5File(url: url, fileID: id, isReadOnly: false)
+        }
+    }
+
+    /// Opens an existing HDF5 file.
+    /// - Parameters:
+    ///   - url: a file URL.
+    ///   - mode: read-only (the default) or read-write.
+    /// - Returns: the open file.
+    /// - Throws: ``HDF5Error`` of kind ``HDF5Error/Kind-swift.enum/fileNotFound`` when nothing
+    ///   exists at `url`, else ``HDF5Error/Kind-swift.enum/cannotOpenFile`` (not HDF5, truncated,
+    ///   unreadable); both carry the path and HDF5's message.
+    public static func open(at url: URL, mode: AccessMode = .readOnly) throws -> HDF5File {
+        try HDF5Lock.withLock {
+            let location = HDF5Location(filePath: url.path, objectPath: nil)
+            let accessList = try makeAccessList(location)
+            defer { _ = H5Pclose(accessList) }
+            let flags = mode == .readOnly ? actionlab_H5F_ACC_RDONLY() : actionlab_H5F_ACC_RDWR()
+            let id = H5Fopen(url.path, flags, accessList)
+            guard id >= 0 else {
+                let error = location.error(.cannotOpenFile)
+                if !FileManager.default.fileExists(atPath: url.path) {
+                    throw HDF5Error(kind: .fileNotFound, filePath: error.filePath, hdf5Message: error.hdf5Message)
+                }
+                throw error
+            }
+            return HDF5File(url: url, fileID: id, isReadOnly: mode == .readOnly)
+        }
+    }
+
+    /// A file-access property list with the strong close degree (closing the file closes all
+    /// of its objects). The caller closes it.
+    private static func makeAccessList(_ location: HDF5Location) throws -> hid_t {
+        let list = try location.check(id: H5Pcreate(actionlab_H5P_FILE_ACCESS()), .libraryCall(function: "H5Pcreate"))
+        guard H5Pset_fclose_degree(list, H5F_CLOSE_STRONG) >= 0 else {
+            let error = location.error(.libraryCall(function: "H5Pset_fclose_degree"))
+            _ = H5Pclose(list)
+            throw error
+        }
+        return list
+    }
+
+    /// Whether the file is still open.
+    public var isOpen: Bool {
+        HDF5Lock.withLock { fileID != nil }
+    }
+
+    /// Closes the file and every object opened from it; does nothing if already closed.
+    /// - Throws: ``HDF5Error`` of kind ``HDF5Error/Kind-swift.enum/cannotCloseFile`` if HDF5
+    ///   fails to write out cached data; the file counts as closed either way.
+    public func close() throws {
+        try HDF5Lock.withLock {
+            guard let id = fileID else { return }
+            fileID = nil
+            try location.check(status: H5Fclose(id), .cannotCloseFile)
+        }
+    }
+
+    /// Writes HDF5's cached data for this file to the operating system (`H5Fflush`).
+    /// - Throws: ``HDF5Error`` of kind ``HDF5Error/Kind-swift.enum/fileClosed`` or
+    ///   ``HDF5Error/Kind-swift.enum/cannotCloseFile``.
+    public func flush() throws {
+        try HDF5Lock.withLock {
+            let id = try openID(for: location)
+            try location.check(status: H5Fflush(id, H5F_SCOPE_LOCAL), .cannotCloseFile)
+        }
+    }
+
+    /// Opens the root group `/`, where every path in the file starts.
+    /// - Throws: ``HDF5Error`` of kind ``HDF5Error/Kind-swift.enum/fileClosed`` after ``close()``.
+    public func root() throws -> HDF5Group {
+        try HDF5Lock.withLock {
+            let rootLocation = HDF5Location(filePath: path, objectPath: "/")
+            let id = try openID(for: rootLocation)
+            let groupID = try rootLocation.check(id: H5Gopen2(id, "/", actionlab_H5P_DEFAULT()), .cannotOpenObject)
+            return HDF5Group(file: self, id: groupID, location: rootLocation)
+        }
+    }
+
+    /// The file-level location used in errors.
+    var location: HDF5Location { HDF5Location(filePath: path, objectPath: nil) }
+
+    /// The open file identifier, or a ``HDF5Error/Kind-swift.enum/fileClosed`` error at
+    /// `location`. Call with ``HDF5Lock`` held.
+    func openID(for location: HDF5Location) throws -> hid_t {
+        guard let fileID else { throw location.error(.fileClosed, message: "") }
+        return fileID
+    }
+
+    /// Whether the file is open. Call with ``HDF5Lock`` held.
+    var isOpenLocked: Bool { fileID != nil }
+
+    deinit {
+        HDF5Lock.withLock {
+            if let fileID { _ = H5Fclose(fileID) }
+        }
+    }
+}

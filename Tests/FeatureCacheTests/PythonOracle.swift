@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// Runs Python scripts that use h5py, the reference HDF5 reader for interoperability tests.
+///
+/// Uses the interpreter named by `ACTIONLAB_PYTHON`, else `python3` on `PATH`. When h5py cannot be
+/// imported the calling test fails with a message saying how to fix it; it never passes silently.
+enum PythonOracle {
+    static var interpreter: String {
+        ProcessInfo.processInfo.environment["ACTIONLAB_PYTHON"] ?? "python3"
+    }
+
+    struct Result {
+        var status: Int32
+        var output: String
+        var errorOutput: String
+    }
+
+    /// Runs `script` with `arguments` (available as `sys.argv[1...]`).
+    static func run(_ script: String, arguments: [String] = []) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [interpreter, "-c", script] + arguments
+        let output = Pipe()
+        let errorOutput = Pipe()
+        process.standardOutput = output
+        process.standardError = errorOutput
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errorOutput.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            errorOutput: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Whether h5py imports; records a test failure explaining how to install it when not.
+    static func requireH5py(sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
+        let result = try run("import h5py, numpy")
+        if result.status != 0 {
+            Issue.record(
+                """
+                h5py cannot be imported by '\(interpreter)' (set ACTIONLAB_PYTHON to a Python that \
+                has it; scripts/setup installs it for CI): \(result.errorOutput)
+                """, sourceLocation: sourceLocation)
+            return false
+        }
+        return true
+    }
+
+    /// Runs `script`, records a failure with its stderr if it exits non-zero, and decodes its
+    /// stdout as JSON.
+    static func json(_ script: String, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> Any?
+    {
+        let result = try run(script, arguments: arguments)
+        guard result.status == 0 else {
+            Issue.record("Python exited with \(result.status): \(result.errorOutput)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return try JSONSerialization.jsonObject(with: Data(result.output.utf8))
+    }
+}
