@@ -27,21 +27,23 @@ let package = Package(
         // Safe Swift wrappers.
         .target(name: "HDF5", dependencies: ["CHDF5"]),
         .target(name: "Video", dependencies: ["CFFmpeg"]),
+        .target(name: "AtomicFiles"),
 
         // Domain modules, each knowing only the ones to its left in DESIGN.md's data flow.
         .target(name: "JSON5"),
         .target(name: "Pose"),
-        .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "CCrypto"]),
-        .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5"]),
+        .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "CCrypto", "AtomicFiles"]),
+        .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5", "AtomicFiles"]),
         .target(
             name: "Experiment",
-            dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "HDF5", "Video"]),
+            dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "HDF5", "Video", "AtomicFiles"]),
         .executableTarget(name: "actionlab", dependencies: ["Experiment"]),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
+        .testTarget(name: "AtomicFilesTests", dependencies: ["AtomicFiles", "ActionLabTestSupport"]),
         .testTarget(name: "JSON5Tests", dependencies: ["JSON5"]),
         .testTarget(name: "PoseTests", dependencies: ["Pose", "ActionLabTestSupport"]),
         .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),

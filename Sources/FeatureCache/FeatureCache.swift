@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 import HDF5
 import Pose
@@ -87,20 +88,11 @@ public final class FeatureCache: Sendable {
         }
         let temporary = shard.appendingPathComponent(
             "\(entry.key.hexDigest).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)\(Self.temporarySuffix)")
-        let destination = url(for: entry.key)
         do {
-            try entry.write(to: temporary)
-            try FileSync.fsync(path: temporary.path, directory: false)
-            guard rename(temporary.path, destination.path) == 0 else {
-                throw FeatureCacheError.cannotWrite(file: destination.path, operation: "rename", reason: FileSync.lastErrorText())
-            }
-        } catch {
-            unlink(temporary.path)
-            throw error
+            try AtomicFile.replace(url(for: entry.key), temporary: temporary) { try entry.write(to: $0) }
+        } catch let error as AtomicFileError {
+            throw FeatureCacheError.cannotWrite(file: error.path, operation: error.operation, reason: error.reason)
         }
-        // The rename is durable once the folder is synced; failing that, the entry is still
-        // complete and readable, so this is best effort.
-        try? FileSync.fsync(path: shard.path, directory: true)
     }
 
     /// Returns the sequences of `source`, from the cache if it holds them, else by calling
@@ -175,6 +167,6 @@ public final class FeatureCache: Sendable {
         let aside = url.path + ".corrupt-\(UUID().uuidString)"
         if rename(url.path, aside) == 0 { return }
         if unlink(url.path) == 0 || errno == ENOENT { return }
-        throw FeatureCacheError.cannotWrite(file: url.path, operation: "discard unreadable entry", reason: FileSync.lastErrorText())
+        throw FeatureCacheError.cannotWrite(file: url.path, operation: "discard unreadable entry", reason: String(cString: strerror(errno)))
     }
 }

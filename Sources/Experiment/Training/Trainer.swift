@@ -5,7 +5,7 @@ import NeuralNetwork
 ///
 /// Every random choice derives from the run's seed through `SeededGenerator`'s named streams:
 /// weight initialization (`"initialization"`), the order of windows in each epoch
-/// (`"shuffle"`, epoch) and dropout masks (`"dropout"`, epoch, batch). With BLAS on a fixed
+/// (`"shuffle"`, epoch) and dropout masks (`"dropout:<layer path>"`, epoch, batch). With BLAS on a fixed
 /// thread count, the same windows, configuration and seed give bit-identical weights.
 public struct Trainer: Sendable {
     /// Model, optimizer and schedule settings.
@@ -40,7 +40,7 @@ public struct Trainer: Sendable {
         let settings = configuration.training
         let seed = UInt64(seed)
         var initialization = SeededGenerator(seed: seed, purpose: "initialization")
-        let model = ModelFactory.make(
+        let model = try ModelFactory.make(
             configuration.model, inputChannels: train.channelCount * train.jointCount,
             classCount: train.labels.count, using: &initialization)
         let optimizer = OptimizerFactory.make(settings)
@@ -55,13 +55,13 @@ public struct Trainer: Sendable {
             for (batchIndex, start) in Swift.stride(from: 0, to: order.count, by: settings.batchSize).enumerated() {
                 let indices = order[start..<min(start + settings.batchSize, order.count)]
                 let labels = BatchAssembler.labels(train, indices: indices)
-                model.setDropoutGenerator(SeededGenerator(seed: seed, purpose: "dropout", epoch: epoch, index: batchIndex))
+                model.seedDropout(seed: seed, epoch: epoch, batch: batchIndex)
                 let logits = model.forward(BatchAssembler.inputs(train, indices: indices), training: true)
                 let result = softmaxCrossEntropy(
                     logits: logits, labels: labels, labelSmoothing: Float(settings.labelSmoothing))
                 zeroGradients(model.parameters)
                 model.backward(result.gradient)
-                optimizer.step(model.parameters)
+                optimizer.step(parameters: model.parameters)
                 lossSum += Double(result.loss) * Double(indices.count)
                 let classCount = train.labels.count
                 for (row, label) in labels.enumerated() {

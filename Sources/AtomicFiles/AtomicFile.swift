@@ -1,0 +1,122 @@
+import Foundation
+
+/// Writes files so that a reader, or a process killed half-way, sees either the old file or the
+/// complete new one, never part of it.
+///
+/// The content goes to a uniquely named temporary file in the destination's folder, is flushed
+/// to disk with `fsync(2)`, and the file is renamed over the destination with `rename(2)`, which
+/// POSIX makes atomic within one file system; the folder is then synced so the rename survives a
+/// power cut. Every module that writes output (feature cache, checkpoints, reports) goes through
+/// this type.
+public enum AtomicFile {
+    /// Replaces `destination` with the file that `write` creates at the temporary URL it is given.
+    ///
+    /// - Parameters:
+    ///   - destination: The file to create or replace. Its folder must exist.
+    ///   - temporary: Where `write` should create the new file; must be in the destination's
+    ///     folder. Default: ``temporaryURL(for:)``.
+    ///   - write: Creates the complete file at its argument.
+    /// - Throws: What `write` throws, or ``AtomicFileError`` if syncing or renaming fails. The
+    ///   temporary file is removed on any failure.
+    public static func replace(_ destination: URL, temporary: URL? = nil, write: (URL) throws -> Void) throws {
+        let temporary = temporary ?? temporaryURL(for: destination)
+        do {
+            try write(temporary)
+            try sync(path: temporary.path, directory: false)
+            guard rename(temporary.path, destination.path) == 0 else {
+                throw AtomicFileError(path: destination.path, operation: "rename", reason: lastErrorText())
+            }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        // The new file is complete and in place; making the rename durable is best effort.
+        try? sync(path: destination.deletingLastPathComponent().path, directory: true)
+    }
+
+    /// Writes `data` to `url` atomically, creating the parent folder if needed.
+    /// - Throws: ``AtomicFileError`` naming the file and the system's reason.
+    public static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw AtomicFileError(path: folder.path, operation: "create folder", reason: error.localizedDescription)
+        }
+        try replace(url) { temporary in
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            guard descriptor >= 0 else {
+                throw AtomicFileError(path: temporary.path, operation: "create", reason: lastErrorText())
+            }
+            defer { close(descriptor) }
+            try data.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count, let base = buffer.baseAddress {
+                    let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw AtomicFileError(path: temporary.path, operation: "write", reason: lastErrorText())
+                    }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    /// Writes `text` as UTF-8 to `url` atomically.
+    /// - Throws: ``AtomicFileError``.
+    public static func write(_ text: String, to url: URL) throws {
+        try write(Data(text.utf8), to: url)
+    }
+
+    /// Encodes `value` as pretty-printed JSON with sorted keys (equal values give equal bytes)
+    /// and a final newline, and writes it to `url` atomically.
+    /// - Throws: ``AtomicFileError`` if encoding or writing fails.
+    public static func writeJSON<Value: Encodable>(_ value: Value, to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        do {
+            data = try encoder.encode(value)
+        } catch {
+            throw AtomicFileError(path: url.path, operation: "encode JSON", reason: "\(error)")
+        }
+        try write(data + Data([0x0A]), to: url)
+    }
+
+    /// A name beside `url` that no other writer uses: `.<name>.tmp-<pid>-<uuid>`.
+    public static func temporaryURL(for url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).tmp-\(getpid())-\(UUID().uuidString)")
+    }
+
+    /// Flushes a file's or a folder's data to disk with `fsync(2)`.
+    /// - Throws: ``AtomicFileError`` if the path cannot be opened or synced.
+    public static func sync(path: String, directory: Bool) throws {
+        let descriptor = open(path, directory ? O_RDONLY | O_DIRECTORY : O_RDONLY)
+        guard descriptor >= 0 else { throw AtomicFileError(path: path, operation: "open for fsync", reason: lastErrorText()) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw AtomicFileError(path: path, operation: "fsync", reason: lastErrorText()) }
+    }
+
+    /// The text of the current `errno`.
+    static func lastErrorText() -> String { String(cString: strerror(errno)) }
+}
+
+/// A file could not be written, synced or renamed into place.
+public struct AtomicFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file or folder concerned.
+    public var path: String
+    /// What was being done: `create`, `write`, `fsync`, `rename`, ...
+    public var operation: String
+    /// The system's explanation (`strerror`).
+    public var reason: String
+
+    public init(path: String, operation: String, reason: String) {
+        self.path = path
+        self.operation = operation
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): cannot \(operation): \(reason)" }
+}

@@ -1,0 +1,116 @@
+import AtomicFiles
+import Foundation
+import HDF5
+
+/// A model's weights (and optionally its optimizer's state) in one HDF5 file.
+///
+/// Layout, readable with h5py:
+/// ```
+/// /                      attributes: format = "actionlab-checkpoint", format_version = 1,
+///                        plus the caller's metadata as string attributes (model kind, labels, ...)
+/// /model/<tensor name>   float32 datasets in the model's state-dictionary order and shapes
+///                        (`blocks.0.convolution.weight` [out, in, k], ...); the group's
+///                        attribute `tensor_names` lists the names in that order
+/// /optimizer/<name>      float32 optimizer state (`step`, `i.firstMoment`, ...), when saved
+/// ```
+/// The file is written to a temporary name and renamed into place (``AtomicFile``), so a
+/// killed process leaves the old checkpoint or the new one.
+public struct Checkpoint {
+    /// Value of the root `format` attribute.
+    public static let format = "actionlab-checkpoint"
+    /// Value of the root `format_version` attribute.
+    public static let formatVersion: Int64 = 1
+
+    /// The model's tensors in state-dictionary order.
+    public var model: [(name: String, tensor: Tensor)]
+    /// The optimizer's state, if saved.
+    public var optimizer: [(name: String, tensor: Tensor)]?
+    /// Free-form metadata, stored as root string attributes.
+    public var metadata: [String: String]
+
+    public init(model: [(name: String, tensor: Tensor)], optimizer: [(name: String, tensor: Tensor)]? = nil, metadata: [String: String] = [:]) {
+        self.model = model
+        self.optimizer = optimizer
+        self.metadata = metadata
+    }
+
+    /// Writes the checkpoint to `url` atomically.
+    /// - Throws: `HDF5Error` if HDF5 cannot write the file, `AtomicFileError` if it cannot be
+    ///   synced or renamed into place, `CheckpointError.reservedMetadataKey` for a metadata key
+    ///   that collides with the format's own attributes.
+    public func write(to url: URL) throws {
+        for key in metadata.keys where ["format", "format_version"].contains(key) {
+            throw CheckpointError.reservedMetadataKey(key)
+        }
+        try AtomicFile.replace(url) { temporary in
+            let file = try HDF5File.create(at: temporary, mode: .failIfExists)
+            let root = try file.root()
+            try root.attributes.write(Self.format, named: "format")
+            try root.attributes.write(Self.formatVersion, named: "format_version")
+            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+                try root.attributes.write(value, named: key)
+            }
+            try Self.writeTensors(model, into: root.createGroup("model"))
+            if let optimizer {
+                try Self.writeTensors(optimizer, into: root.createGroup("optimizer"))
+            }
+            try file.close()
+        }
+    }
+
+    /// Reads a checkpoint written by ``write(to:)``.
+    /// - Throws: `HDF5Error` if the file cannot be read, `CheckpointError.notACheckpoint` or
+    ///   `.unsupportedVersion` if it is another kind of HDF5 file.
+    public init(contentsOf url: URL) throws {
+        let file = try HDF5File.open(at: url, mode: .readOnly)
+        defer { try? file.close() }
+        let root = try file.root()
+        let attributes = root.attributes
+        let format = try attributes.contains("format") ? try attributes.string("format") : ""
+        guard format == Self.format else { throw CheckpointError.notACheckpoint(path: url.path, format: format) }
+        let version = try attributes.int64("format_version")
+        guard version == Self.formatVersion else { throw CheckpointError.unsupportedVersion(path: url.path, version: version) }
+        var metadata: [String: String] = [:]
+        for name in try attributes.names() where name != "format" && name != "format_version" {
+            metadata[name] = try attributes.string(name)
+        }
+        self.metadata = metadata
+        model = try Self.readTensors(root.openGroup("model"))
+        optimizer = try root.contains("optimizer") ? try Self.readTensors(root.openGroup("optimizer")) : nil
+    }
+
+    private static func writeTensors(_ tensors: [(name: String, tensor: Tensor)], into group: HDF5Group) throws {
+        try group.attributes.write(tensors.map(\.name), named: "tensor_names")
+        for (name, tensor) in tensors {
+            try group.createDataset(name, values: tensor.values, shape: tensor.shape)
+        }
+    }
+
+    private static func readTensors(_ group: HDF5Group) throws -> [(name: String, tensor: Tensor)] {
+        try group.attributes.strings("tensor_names").map { name in
+            let array = try group.openDataset(name).read(Float.self)
+            return (name, Tensor(shape: array.shape, values: array.values))
+        }
+    }
+}
+
+/// A file is not a checkpoint this version of ActionLab can read.
+public enum CheckpointError: Error, Equatable, CustomStringConvertible {
+    /// The root `format` attribute is missing or names another format.
+    case notACheckpoint(path: String, format: String)
+    /// The checkpoint was written by a newer format version.
+    case unsupportedVersion(path: String, version: Int64)
+    /// Metadata used a key the format reserves.
+    case reservedMetadataKey(String)
+
+    public var description: String {
+        switch self {
+        case let .notACheckpoint(path, format):
+            return "\(path): not an ActionLab checkpoint (format attribute '\(format)', expected '\(Checkpoint.format)')"
+        case let .unsupportedVersion(path, version):
+            return "\(path): checkpoint format version \(version) is not supported (this ActionLab reads \(Checkpoint.formatVersion))"
+        case let .reservedMetadataKey(key):
+            return "checkpoint metadata key '\(key)' is reserved"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ActionLabTestSupport
+import Foundation
+import NeuralNetwork
+import Testing
+
+@Suite struct CheckpointTests {
+    func model(seed: UInt64) throws -> TemporalConvolutionalNetwork {
+        try TemporalConvolutionalNetwork(
+            configuration: .init(inputChannels: 3, classCount: 2, channels: [4, 4], kernelSizes: [3, 3]), seed: seed)
+    }
+
+    @Test func roundTripRestoresIdenticalOutputsAndMetadata() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("weights.h5")
+        let original = try model(seed: 1)
+        let optimizer = Adam(learningRate: 0.01)
+        let input = Tensor(shape: [2, 3, 8], values: (0..<48).map { Float($0 % 7) / 7 })
+        // One step so optimizer state and running statistics are not at their initial values.
+        let logits = original.forward(input, training: true)
+        let loss = softmaxCrossEntropy(logits: logits, labels: [0, 1])
+        zeroGradients(original.parameters)
+        original.backward(loss.gradient)
+        optimizer.step(parameters: original.parameters)
+
+        try Checkpoint(model: original.stateDictionary(), optimizer: optimizer.stateDictionary(),
+                       metadata: ["model": "tcn", "labels": "[\"a\",\"b\"]"]).write(to: url)
+        let restored = try Checkpoint(contentsOf: url)
+        #expect(restored.metadata == ["model": "tcn", "labels": "[\"a\",\"b\"]"])
+        #expect(restored.model.map(\.name) == original.stateDictionary().map(\.name))
+        #expect(restored.optimizer?.count == optimizer.stateDictionary().count)
+
+        let other = try model(seed: 2)
+        #expect(other.forward(input, training: false) != original.forward(input, training: false))
+        try other.load(stateDictionary: restored.model)
+        #expect(other.forward(input, training: false) == original.forward(input, training: false))
+    }
+
+    @Test func reservedMetadataKeyIsRejectedBeforeWriting() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("weights.h5")
+        try Checkpoint(model: [], metadata: [:]).write(to: url)
+        #expect(throws: CheckpointError.reservedMetadataKey("format")) {
+            try Checkpoint(model: [], metadata: ["format": "x"]).write(to: directory.file("other.h5"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("other.h5").path))
+    }
+}
