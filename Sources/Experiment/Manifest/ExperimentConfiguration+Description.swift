@@ -1,0 +1,98 @@
+import Foundation
+import JSON5
+
+extension ExperimentConfiguration {
+    /// The configuration as canonical JSON for a run's `resolved.json`: every default filled
+    /// in, every path an absolute `file://` URL, keys sorted, integers without `.0`.
+    ///
+    /// - Returns: Pretty-printed JSON ending in a newline.
+    public func resolvedJSON() -> String {
+        let encoder = JSONEncoder()
+        // Manifests admit only finite numbers; the strategy makes encoding total regardless.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        do {
+            let data = try encoder.encode(self)
+            let value = try JSON5Value(parsing: String(decoding: data, as: UTF8.self))
+            return value.jsonString(sortedKeys: true) + "\n"
+        } catch {
+            // Unreachable: every field is a string, a number, a Boolean, a URL or a container of
+            // these, which JSONEncoder always encodes to JSON that the JSON5 parser accepts.
+            preconditionFailure("ExperimentConfiguration did not encode to JSON: \(error)")
+        }
+    }
+
+    /// A human-readable account of what a run of this experiment will do, for
+    /// `actionlab validate`: data sources, validation, windows, model, training and the runs.
+    ///
+    /// - Returns: Several lines of text ending in a newline.
+    public func planDescription() -> String {
+        var lines = ["Experiment '\(name)'" + (description.isEmpty ? "" : ": \(description)")]
+        lines.append("Dataset")
+        lines.append("  training: " + Self.count(dataset.sources.count, "source"))
+        lines += dataset.sources.map(Self.describe)
+        lines.append("  validation: " + validationDescription)
+        lines += dataset.validation.sources.map(Self.describe)
+        if let test = dataset.test {
+            lines.append("  test: " + Self.count(test.sources.count, "source"))
+            lines += test.sources.map(Self.describe)
+        } else {
+            lines.append("  test: none")
+        }
+        if !dataset.labels.isEmpty {
+            let renames = dataset.labels.sorted { $0.key < $1.key }.map { raw, new in
+                new.map { "'\(raw)' -> '\($0)'" } ?? "'\(raw)' dropped"
+            }
+            lines.append("  labels: " + renames.joined(separator: ", "))
+        }
+        let layout = features.layout
+        lines.append(
+            "Features: layout '\(layout.name)' (\(Self.count(layout.jointCount, "joint")) x \(Self.count(layout.channelCount, "channel"))), "
+                + "\(features.frameRate.manifestText) fps, cache \(features.cache.path)")
+        let overlap = windows.stride == windows.size ? "non-overlapping" : "stride \(Self.count(windows.stride, "frame"))"
+        let shortSequences = windows.padding == .zero ? "shorter sequences zero-padded" : "shorter sequences dropped"
+        lines.append(
+            "Windows: \(Self.count(windowSize, "frame")) = \(actionDuration.manifestText) s at \(windows.frameRate.manifestText) fps, "
+                + "\(overlap), \(shortSequences)")
+        lines.append(
+            "Model: \(model.kind.rawValue.uppercased()), channels \(model.channels), kernel sizes \(model.kernelSizes), "
+                + "dropout \(model.dropout.manifestText)")
+        lines.append("Training: " + trainingDescription)
+        lines.append("Evaluation: sequence prediction by \(evaluation.aggregation == .mean ? "mean window probability" : "majority vote of windows")")
+        lines.append("Output: \(output.directory.appendingPathComponent(name).path)/<timestamp>")
+        let seeds = training.seeds.map(String.init).joined(separator: ", ")
+        lines.append("Runs: \(training.seeds.count) (one per seed: \(seeds))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private var validationDescription: String {
+        let validation = dataset.validation
+        switch validation.strategy {
+        case .automatic:
+            return "automatic, fraction \(validation.fraction.manifestText) of the groups, stratified by label, split seed \(validation.seed)"
+        case .files:
+            return "from files, " + Self.count(validation.sources.count, "source")
+        case .none:
+            return "none"
+        }
+    }
+
+    private var trainingDescription: String {
+        var optimizer = "\(training.optimizer.rawValue) (learning rate \(training.learningRate.manifestText), "
+            + "weight decay \(training.weightDecay.manifestText)"
+        if training.optimizer == .sgd { optimizer += ", momentum \(training.momentum.manifestText)" }
+        optimizer += ")"
+        return "\(Self.count(training.epochs, "epoch")), batch size \(training.batchSize), \(optimizer), "
+            + "label smoothing \(training.labelSmoothing.manifestText), \(Self.count(training.threads, "BLAS thread")) per run"
+    }
+
+    private static func describe(_ source: DataSource) -> String {
+        var text = "    - \(source.format.rawValue) \(source.path.path) at \(source.frameRate.manifestText) fps"
+        if let label = source.label { text += ", label '\(label)'" }
+        return text
+    }
+
+    private static func count(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,64 @@
+import JSON5
+import Testing
+
+@Suite struct JSON5ErrorTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var text: String
+        var line: Int
+        var column: Int
+        var message: String
+        var testDescription: String { message }
+    }
+
+    static let cases: [Case] = [
+        Case(text: "{ a: 1 b: 2 }", line: 1, column: 8, message: "expected ',' or '}' after object member, found 'b'"),
+        Case(text: "{\n  a: 1,\n  a: 2\n}", line: 3, column: 3, message: "duplicate key 'a' (first defined at line 2, column 3)"),
+        Case(text: "[1, 2", line: 1, column: 6, message: "expected ',' or ']' after array element, found end of input"),
+        Case(text: "{ a 1 }", line: 1, column: 5, message: "expected ':' after key 'a', found '1'"),
+        Case(text: "{ 1: 2 }", line: 1, column: 3, message: "expected a key or '}', found '1'"),
+        Case(text: "{ a: 1,", line: 1, column: 8, message: "expected a key or '}', found end of input"),
+        Case(text: "[1,,2]", line: 1, column: 4, message: "expected a value, found ','"),
+        Case(text: "", line: 1, column: 1, message: "expected a value, found end of input"),
+        Case(text: "1 2", line: 1, column: 3, message: "expected end of input after the value, found '2'"),
+        Case(text: "{ a: foo }", line: 1, column: 6, message: "expected a value, found 'foo' (strings need quotes)"),
+        Case(text: "  'abc", line: 1, column: 3, message: "unterminated string: expected a closing '"),
+        Case(text: "\"a\nb\"", line: 1, column: 3, message: "unescaped line break in string: end the line with '\\' to continue the string, or write \\n"),
+        Case(text: "/* abc", line: 1, column: 1, message: "unterminated comment: expected '*/'"),
+        Case(text: "[1, / 2]", line: 1, column: 5, message: "expected '//' or '/*' to start a comment, found '/'"),
+        Case(text: "[\n  007]", line: 2, column: 3, message: "expected a number without leading zeros, found '007'"),
+        Case(text: "0x", line: 1, column: 3, message: "expected hexadecimal digits after '0x', found end of input"),
+        Case(text: "1e+", line: 1, column: 4, message: "expected exponent digits, found end of input"),
+        Case(text: "-", line: 1, column: 2, message: "expected a digit, found end of input"),
+        Case(text: "Infinit", line: 1, column: 1, message: "expected 'Infinity', found 'Infinit'"),
+        Case(text: #"'\1'"#, line: 1, column: 2, message: "digit escape '\\1' is not allowed"),
+        Case(text: #"'\01'"#, line: 1, column: 4, message: "expected a character other than a digit after '\\0' (octal escapes are not allowed)"),
+        Case(text: #"'\x4'"#, line: 1, column: 5, message: "expected 2 hexadecimal digits, found '''"),
+        Case(text: #"'\uD800'"#, line: 1, column: 2, message: "unpaired UTF-16 surrogate \\ud800"),
+        Case(text: "{\r\n  a: 1\r\n  b: 2\r\n}", line: 3, column: 3, message: "expected ',' or '}' after object member, found 'b'"),
+        Case(text: "{ a\\u0020b: 1 }", line: 1, column: 4, message: "escape \\u0020 is not allowed in a key"),
+        Case(text: "[\u{01}]", line: 1, column: 2, message: "expected a value, found control character U+0001"),
+    ]
+
+    @Test(arguments: cases)
+    func syntaxErrorNamesLineAndColumn(_ testCase: Case) {
+        let error = #expect(throws: JSON5Error.self) { try JSON5Value(parsing: testCase.text) }
+        #expect(error?.line == testCase.line)
+        #expect(error?.column == testCase.column)
+        #expect(error?.message == testCase.message)
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() {
+        let text = String(repeating: "[", count: 1000)
+        let error = #expect(throws: JSON5Error.self) { try JSON5Value(parsing: text) }
+        #expect(error?.message == "objects and arrays are nested deeper than 512 levels")
+    }
+
+    @Test func descriptionNamesFileLineAndColumn() {
+        let withFile = #expect(throws: JSON5Error.self) {
+            try JSON5Value(parsing: "{\n  a: 1\n  b: 2\n}", filePath: "experiments/x.json5")
+        }
+        #expect(withFile?.description == "experiments/x.json5:3:3: expected ',' or '}' after object member, found 'b'")
+        let withoutFile = #expect(throws: JSON5Error.self) { try JSON5Value(parsing: "{\n  a: 1\n  b: 2\n}") }
+        #expect(withoutFile?.description == "line 3, column 3: expected ',' or '}' after object member, found 'b'")
+    }
+}
