@@ -9,10 +9,8 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
     case inconsistentShape(sequence: String, expected: String, found: String)
     /// A split that must not be empty has no windows.
     case emptySplit(String, reason: String)
-    /// A source file could not be imported; `underlying` is the importer's message.
-    case importFailed(path: String, underlying: String)
-    /// A source's sequences do not match the manifest's layout.
-    case layoutMismatch(path: String, layout: String, expected: String, found: String)
+    /// Source files could not be listed or imported: one message per file, each naming it.
+    case sourcesFailed([String])
     /// An output file or folder could not be written.
     case writeFailed(path: String, reason: String)
 
@@ -24,10 +22,9 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
             return "\(sequence): keypoints are \(found) but the other sequences are \(expected)"
         case let .emptySplit(split, reason):
             return "the \(split) split has no windows: \(reason)"
-        case let .importFailed(path, underlying):
-            return "\(path): \(underlying)"
-        case let .layoutMismatch(path, layout, expected, found):
-            return "\(path): layout '\(layout)' expects \(expected) per frame, the file has \(found)"
+        case let .sourcesFailed(messages):
+            let count = messages.count
+            return "\(count) source file\(count == 1 ? "" : "s") could not be read:\n" + messages.joined(separator: "\n")
         case let .writeFailed(path, reason):
             return "\(path): cannot write: \(reason)"
         }

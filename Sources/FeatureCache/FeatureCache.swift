@@ -107,25 +107,25 @@ public final class FeatureCache: Sendable {
     ///   - layoutName: the skeleton layout the importer produces.
     ///   - frameRate: frames per second of the produced sequences.
     ///   - importer: imports `source`; called only on a miss.
-    /// - Returns: the sequences, the entry's key, and whether it was a cache hit.
+    /// - Returns: the sequences, the entry's key, the source's SHA-256, and whether it was a cache hit.
     /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` if `source` cannot be read,
     ///   what `importer` throws, or what ``store(_:)`` throws.
     public func sequences(
         source: URL, fingerprint: ImporterFingerprint, layoutName: String, frameRate: Double,
         importer: () throws -> [LabeledSequence]
-    ) throws -> (sequences: [LabeledSequence], key: CacheKey, hit: Bool) {
+    ) throws -> (sequences: [LabeledSequence], key: CacheKey, sourceHash: ContentHash, hit: Bool) {
         let sourceHash = try ContentHash.sha256(ofFileAt: source)
         let fullFingerprint = fingerprint.adding(layoutName: layoutName, frameRate: frameRate)
         let key = try CacheKey(source: sourceHash, fingerprint: fullFingerprint)
         if let entry = try lookup(key: key) {
-            return (entry.sequences, key, true)
+            return (entry.sequences, key, sourceHash, true)
         }
         let sequences = try importer()
         let entry = try CacheEntry(
             sourcePath: source.path, sourceHash: sourceHash, fingerprint: fullFingerprint, layoutName: layoutName,
             frameRate: frameRate, sequences: sequences)
         try store(entry)
-        return (sequences, key, false)
+        return (sequences, key, sourceHash, false)
     }
 
     /// Deletes temporary files left by writers that died, if last modified more than `age`

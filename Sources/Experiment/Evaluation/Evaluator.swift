@@ -2,20 +2,12 @@ import NeuralNetwork
 
 /// Scores a trained classifier on a set of windows, per window and per sequence.
 public struct Evaluator: Sendable {
-    /// How a sequence's window probabilities combine into one prediction.
-    public enum Aggregation: String, Sendable, Codable, CaseIterable {
-        /// Mean of the windows' class probabilities, then the most probable class.
-        case mean
-        /// Each window votes for its most probable class; ties go to the higher mean probability.
-        case vote
-    }
-
     /// Windows per forward pass; only memory depends on it (evaluation mode has no batch statistics).
     public var batchSize: Int
     /// Sequence-level aggregation rule.
-    public var aggregation: Aggregation
+    public var aggregation: EvaluationConfiguration.Aggregation
 
-    public init(batchSize: Int, aggregation: Aggregation) {
+    public init(batchSize: Int, aggregation: EvaluationConfiguration.Aggregation) {
         self.batchSize = max(1, batchSize)
         self.aggregation = aggregation
     }

@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// The files of one training run (one seed): curves, confusion matrices and metrics.

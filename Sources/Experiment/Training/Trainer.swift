@@ -60,7 +60,7 @@ public struct Trainer: Sendable {
                 let result = softmaxCrossEntropy(
                     logits: logits, labels: labels, labelSmoothing: Float(settings.labelSmoothing))
                 zeroGradients(model.parameters)
-                model.backward(result.gradient)
+                _ = model.backward(result.gradient)
                 optimizer.step(parameters: model.parameters)
                 lossSum += Double(result.loss) * Double(indices.count)
                 let classCount = train.labels.count

@@ -12,14 +12,6 @@ import Pose
 /// `frameRate` (`PoseSequence.resampled(to:)`), so an action duration always spans the same
 /// number of frames.
 public struct WindowBuilder: Sendable {
-    /// How sequences shorter than a window are treated.
-    public enum Padding: String, Sendable, Codable {
-        /// Pad with (0, 0, 0) frames to a full window.
-        case zero
-        /// Skip the sequence.
-        case drop
-    }
-
     /// Frames per window, `T` (action duration × frame rate).
     public var windowSize: Int
     /// Frames between the starts of consecutive windows.
@@ -27,14 +19,18 @@ public struct WindowBuilder: Sendable {
     /// Frame rate windows are built at, in frames per second.
     public var frameRate: Double
     /// Treatment of sequences shorter than a window.
-    public var padding: Padding
+    public var padding: WindowConfiguration.Padding
+    /// Whether resampling keeps all-zero joints undetected (body pose) rather than interpolating
+    /// them as readings (sensors); see `SkeletonLayout.marksUndetectedJointsWithZeros`.
+    public var treatsZeroJointsAsUndetected: Bool
 
-    public init(windowSize: Int, stride: Int, frameRate: Double, padding: Padding) {
+    public init(windowSize: Int, stride: Int, frameRate: Double, padding: WindowConfiguration.Padding, treatsZeroJointsAsUndetected: Bool = true) {
         precondition(windowSize > 0 && stride > 0 && frameRate > 0)
         self.windowSize = windowSize
         self.stride = stride
         self.frameRate = frameRate
         self.padding = padding
+        self.treatsZeroJointsAsUndetected = treatsZeroJointsAsUndetected
     }
 
     /// Start frames of the windows cut from a sequence of `frameCount` frames.
@@ -69,7 +65,8 @@ public struct WindowBuilder: Sendable {
                     found: "[T, \(sample.sequence.channelCount), \(sample.sequence.jointCount)]")
             }
             let sequence = sample.sequence.frameRate == frameRate
-                ? sample.sequence : sample.sequence.resampled(to: frameRate)
+                ? sample.sequence
+                : sample.sequence.resampled(to: frameRate, treatingZeroJointsAsUndetected: treatsZeroJointsAsUndetected)
             let starts = windowStarts(frameCount: sequence.frameCount)
             guard !starts.isEmpty else { continue }
             let sequenceIndex = set.sequenceIDs.count

@@ -1,0 +1,129 @@
+import FeatureCache
+import Foundation
+import Pose
+
+/// Reads the sources a manifest names, through the feature cache, into labelled sequences per
+/// split.
+///
+/// Each source file is imported once and cached under the SHA-256 of its bytes and the
+/// importer's fingerprint (name, version, layout, frame rate, label); later runs read the cache.
+/// Every file is tried; if any fails, one error lists them all and nothing is trained.
+public struct DatasetLoader {
+    /// The resolved manifest.
+    public var configuration: ExperimentConfiguration
+    /// Where imported sequences are cached.
+    public var cache: FeatureCache
+    /// Receives one line per source file (imported or read from the cache).
+    public var log: (String) -> Void
+
+    public init(configuration: ExperimentConfiguration, cache: FeatureCache, log: @escaping (String) -> Void = { _ in }) {
+        self.configuration = configuration
+        self.cache = cache
+        self.log = log
+    }
+
+    /// Imports (or reads from the cache) every source and splits the data.
+    /// - Throws: `ExperimentError.sourcesFailed` listing every file that could not be imported
+    ///   or listed, `ExperimentError.emptySplit` if no training sequence remains after label
+    ///   mapping.
+    public func load() throws -> LoadedDataset {
+        let dataset = configuration.dataset
+        var failures: [String] = []
+        var records: [DataSourceRecord] = []
+        var hits = 0
+        func read(_ sources: [DataSource], role: String) -> [LabeledSequence] {
+            var sequences: [LabeledSequence] = []
+            for source in sources {
+                do {
+                    for (file, label) in try files(of: source) {
+                        do {
+                            let result = try importFile(file, label: label, source: source)
+                            sequences += result.sequences
+                            records.append(DataSourceRecord(
+                                role: role, path: file.path, sha256: result.sourceHash, cacheKey: result.key,
+                                sequences: result.sequences.count))
+                            if result.hit { hits += 1 }
+                            log("\(role): \(file.path): \(result.sequences.count) sequences (\(result.hit ? "cache" : "imported"))")
+                        } catch {
+                            failures.append("\(error)")
+                        }
+                    }
+                } catch {
+                    failures.append("\(error)")
+                }
+            }
+            return sequences
+        }
+        var train = read(dataset.sources, role: "train")
+        var validation = dataset.validation.strategy == .files ? read(dataset.validation.sources, role: "validation") : []
+        let test = read(dataset.test?.sources ?? [], role: "test")
+        guard failures.isEmpty else { throw ExperimentError.sourcesFailed(failures) }
+
+        train = relabeled(train)
+        validation = relabeled(validation)
+        let mappedTest = relabeled(test)
+        guard !train.isEmpty else {
+            throw ExperimentError.emptySplit("train", reason: "no training sequence is left after dataset.labels")
+        }
+        if dataset.validation.strategy == .automatic {
+            (train, validation) = ValidationSplit(fraction: dataset.validation.fraction, seed: dataset.validation.seed).split(train)
+        }
+        let labels = Set(train.map(\.label)).sorted()
+        return LoadedDataset(train: train, validation: validation, test: mappedTest, labels: labels, records: records, cacheHits: hits)
+    }
+
+    /// The files of a source with the label of each (nil: the file carries its own labels).
+    private func files(of source: DataSource) throws -> [(URL, String?)] {
+        switch source.format {
+        case .uea:
+            return [(source.path, source.label)]
+        case .csv:
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: source.path.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                return [(source.path, source.label)]
+            }
+            if let label = source.label {
+                // A folder with a label: every CSV file directly inside it has that label.
+                let names = try FileManager.default.contentsOfDirectory(atPath: source.path.path)
+                    .filter { $0.lowercased().hasSuffix(".csv") && !$0.hasPrefix(".") }.sorted()
+                return names.map { (source.path.appendingPathComponent($0), label) }
+            }
+            // Create ML's labelled-directories layout: <folder>/<label>/<file>.csv.
+            return try LabeledDirectory.entries(in: source.path).map { ($0.url, $0.label) }
+        }
+    }
+
+    private func importer(for format: DataSource.Format) -> any SequenceImporter {
+        switch format {
+        case .uea: return UEATimeSeriesImporter()
+        case .csv: return KeypointCSVImporter()
+        }
+    }
+
+    private func importFile(_ file: URL, label: String?, source: DataSource)
+        throws -> (sequences: [LabeledSequence], key: String, sourceHash: String, hit: Bool) {
+        let importer = importer(for: source.format)
+        let layout = configuration.features.layout
+        var settings: [String: String] = [:]
+        if let label { settings["label"] = label }
+        let fingerprint = ImporterFingerprint(importer: importer.name, version: "\(importer.version)", settings: settings)
+        let result = try cache.sequences(
+            source: file, fingerprint: fingerprint, layoutName: layout.name, frameRate: source.frameRate
+        ) {
+            try importer.importSequences(from: file, layout: layout, frameRate: source.frameRate, label: label)
+        }
+        return (result.sequences, result.key.hexDigest, result.sourceHash.hexDigest, result.hit)
+    }
+
+    /// Applies `dataset.labels`: renames, and drops sequences whose label maps to null.
+    private func relabeled(_ sequences: [LabeledSequence]) -> [LabeledSequence] {
+        let mapping = configuration.dataset.labels
+        return sequences.compactMap { sample in
+            guard let mapped = mapping[sample.label] else { return sample }
+            guard let newLabel = mapped else { return nil }
+            var renamed = sample
+            renamed.label = newLabel
+            return renamed
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Output conventions of the command-line tool: results on standard output, progress and
+/// errors on standard error, so `actionlab run ... > report-path.txt` captures only the result.
+enum Console {
+    /// Writes one line to standard error.
+    static func error(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// A progress line on standard error, prefixed with the time since the process started.
+    static func progress(_ line: String) {
+        let elapsed = Date().timeIntervalSince(started)
+        error(String(format: "[%6.1fs] ", elapsed) + line)
+    }
+
+    private static let started = Date()
+
+    /// Runs a subcommand body, turning errors into messages and exit statuses.
+    static func exitStatus(_ body: () throws -> Void) -> Int32 {
+        do {
+            try body()
+            return 0
+        } catch let usage as UsageError {
+            error("error: \(usage.description)")
+            error("run 'actionlab --help' for usage")
+            return 2
+        } catch {
+            Console.error("error: \(error)")
+            return 1
+        }
+    }
+}
