@@ -41,6 +41,7 @@ let package = Package(
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
+        .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
         .testTarget(name: "AtomicFilesTests", dependencies: ["AtomicFiles", "ActionLabTestSupport"]),

@@ -212,7 +212,7 @@ final class Counter: @unchecked Sendable {
         try Data("version one".utf8).write(to: source)
         let calls = Counter()
         let fingerprint = ImporterFingerprint(importer: "openpose-json", version: "3")
-        func load(_ url: URL, layout: String = "vision18") throws -> (sequences: [LabeledSequence], key: CacheKey, hit: Bool) {
+        func load(_ url: URL, layout: String = "vision18") throws -> (sequences: [LabeledSequence], key: CacheKey, sourceHash: ContentHash, hit: Bool) {
             try cache.sequences(source: url, fingerprint: fingerprint, layoutName: layout, frameRate: 30) {
                 calls.increment()
                 return sampleSequences(count: 2)

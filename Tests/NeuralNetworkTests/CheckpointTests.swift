@@ -19,7 +19,7 @@ import Testing
         let logits = original.forward(input, training: true)
         let loss = softmaxCrossEntropy(logits: logits, labels: [0, 1])
         zeroGradients(original.parameters)
-        original.backward(loss.gradient)
+        _ = original.backward(loss.gradient)
         optimizer.step(parameters: original.parameters)
 
         try Checkpoint(model: original.stateDictionary(), optimizer: optimizer.stateDictionary(),

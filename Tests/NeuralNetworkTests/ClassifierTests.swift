@@ -12,7 +12,7 @@ func train(_ model: some Classifier, input: Tensor, labels: [Int], steps: Int, s
         zeroGradients(model.parameters)
         let logits = model.forward(input, training: true)
         let result = softmaxCrossEntropy(logits: logits, labels: labels)
-        model.backward(result.gradient)
+        _ = model.backward(result.gradient)
         optimizer.step(parameters: model.parameters)
         losses.append(result.loss)
     }

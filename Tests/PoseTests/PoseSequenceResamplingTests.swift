@@ -1,3 +1,4 @@
+import ActionLabTestSupport
 import Foundation
 import Pose
 import Testing

@@ -5,19 +5,19 @@ import Testing
 ///
 /// Uses the interpreter named by `ACTIONLAB_PYTHON`, else `python3` on `PATH`. When h5py cannot be
 /// imported the calling test fails with a message saying how to fix it; it never passes silently.
-enum PythonOracle {
-    static var interpreter: String {
+public enum PythonOracle {
+    public static var interpreter: String {
         ProcessInfo.processInfo.environment["ACTIONLAB_PYTHON"] ?? "python3"
     }
 
-    struct Result {
-        var status: Int32
-        var output: String
-        var errorOutput: String
+    public struct Result {
+        public var status: Int32
+        public var output: String
+        public var errorOutput: String
     }
 
     /// Runs `script` with `arguments` (available as `sys.argv[1...]`).
-    static func run(_ script: String, arguments: [String] = []) throws -> Result {
+    public static func run(_ script: String, arguments: [String] = []) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [interpreter, "-c", script] + arguments
@@ -35,7 +35,7 @@ enum PythonOracle {
     }
 
     /// Whether h5py imports; records a test failure explaining how to install it when not.
-    static func requireH5py(sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
+    public static func requireH5py(sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
         let result = try run("import h5py, numpy")
         if result.status != 0 {
             Issue.record(
@@ -50,7 +50,7 @@ enum PythonOracle {
 
     /// Runs `script`, records a failure with its stderr if it exits non-zero, and decodes its
     /// stdout as JSON.
-    static func json(_ script: String, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation)
+    public static func json(_ script: String, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation)
         throws -> Any?
     {
         let result = try run(script, arguments: arguments)
