@@ -78,7 +78,16 @@ import Testing
         var (configuration, manifest) = try Self.configuration("basicmotions", scratch: scratch.url)
         configuration.training.epochs = 3
         configuration.training.seeds = [1, 2]
+        // A partial folder left by a killed run (its process is gone) is cleaned up.
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let abandoned = configuration.output.directory
+            .appendingPathComponent("basicmotions/20000101-000000.partial-\(finished.processIdentifier)")
+        try FileManager.default.createDirectory(at: abandoned, withIntermediateDirectories: true)
         let folder = try ExperimentRunner(configuration: configuration, manifestURL: manifest).run()
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
         #expect(folder.deletingLastPathComponent().lastPathComponent == "basicmotions")
         for file in ["manifest.json5", "resolved.json", "summary.md"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "missing \(file)")

@@ -73,6 +73,7 @@ public struct ExperimentRunner {
             if let set = windows[split] { log("\(split): \(set.sequenceIDs.count) sequences, \(set.count) windows of \(builder.windowSize) frames") }
         }
 
+        removeAbandonedPartialFolders(in: destination.deletingLastPathComponent())
         let partial = destination.deletingLastPathComponent()
             .appendingPathComponent("\(destination.lastPathComponent).partial-\(getpid())")
         try? FileManager.default.removeItem(at: partial)
@@ -173,6 +174,20 @@ public struct ExperimentRunner {
             ("sequence aggregation", configuration.evaluation.aggregation.rawValue),
             ("seeds", t.seeds.map(String.init).joined(separator: ", ")),
         ]
+    }
+
+    /// Removes `*.partial-<pid>` folders left in `folder` by runs that were killed: those whose
+    /// process no longer exists (`kill(pid, 0)` fails with `ESRCH`). Folders of live runs stay.
+    private func removeAbandonedPartialFolders(in folder: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names {
+            guard let marker = name.range(of: ".partial-", options: .backwards),
+                  let pid = pid_t(name[marker.upperBound...]), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                log("removing \(name), left by a run that was killed")
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+        }
     }
 
     private func checkDestination(_ destination: URL) throws {
