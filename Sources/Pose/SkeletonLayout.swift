@@ -45,6 +45,11 @@ public struct SkeletonLayout: Sendable, Hashable, Codable {
     /// (0, 0, 0)), false for sensor layouts, where zero is a reading.
     public var marksUndetectedJointsWithZeros: Bool { channels.contains("confidence") }
 
+    /// Whether this is body pose in image coordinates: channels `x`, `y` and `confidence`, as
+    /// Vision and pose estimators report keypoints. Geometric augmentations (flip, rotation,
+    /// translation, shear) need it; sensor layouts such as accelerometer x, y, z do not qualify.
+    public var isImagePose: Bool { ["x", "y", "confidence"].allSatisfy(channels.contains) }
+
     /// Problems with this layout (empty names, indices out of range, a joint paired with itself).
     public func problems() -> [String] {
         var problems: [String] = []

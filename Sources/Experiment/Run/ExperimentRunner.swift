@@ -168,6 +168,8 @@ public struct ExperimentRunner {
         return [
             ("layout", "\(configuration.features.layout.name) (\(configuration.features.layout.channelCount) channels × \(configuration.features.layout.jointCount) joints)"),
             ("window", "\(w.size) frames = \(NumberFormat.fixed(w.actionDuration, digits: 3)) s at \(w.frameRate) fps, stride \(w.stride), padding \(w.padding.rawValue)"),
+            ("augmentation", configuration.augmentation.pipeline
+                + (configuration.augmentation.steps.isEmpty ? "" : " (\(configuration.augmentation.steps.map(\.kind).joined(separator: ", ")))")),
             ("model", "\(m.kind.rawValue), channels \(m.channels), kernel sizes \(m.kernelSizes), dropout \(m.dropout)"),
             ("training", "\(t.epochs) epochs, batch \(t.batchSize), \(t.optimizer.rawValue) lr \(t.learningRate), weight decay \(t.weightDecay)"),
             ("validation", configuration.dataset.validation.strategy.rawValue),
