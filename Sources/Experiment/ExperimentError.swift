@@ -13,6 +13,14 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
     case sourcesFailed([String])
     /// An output file or folder could not be written.
     case writeFailed(path: String, reason: String)
+    /// A folder given as a sweep is not one.
+    case notASweep(path: String, reason: String)
+    /// An existing sweep folder holds other trials than the manifest plans.
+    case sweepMismatch(path: String, reason: String)
+    /// Trials failed; the others finished and are in the leaderboard. One message per trial.
+    case trialsFailed([String])
+    /// A trial index outside the sweep.
+    case noSuchTrial(index: Int, count: Int)
 
     public var description: String {
         switch self {
@@ -27,6 +35,14 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
             return "\(count) source file\(count == 1 ? "" : "s") could not be read:\n" + messages.joined(separator: "\n")
         case let .writeFailed(path, reason):
             return "\(path): cannot write: \(reason)"
+        case let .notASweep(path, reason):
+            return "\(path) is not a sweep folder: \(reason)"
+        case let .sweepMismatch(path, reason):
+            return "\(path): \(reason)"
+        case let .trialsFailed(messages):
+            return "\(messages.count) trial\(messages.count == 1 ? "" : "s") failed:\n" + messages.joined(separator: "\n")
+        case let .noSuchTrial(index, count):
+            return "no trial \(index): the sweep has trials 0 to \(count - 1)"
         }
     }
 }

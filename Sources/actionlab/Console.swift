@@ -16,6 +16,12 @@ enum Console {
 
     private static let started = Date()
 
+    /// This executable (`/proc/self/exe`), which sweeps start as worker processes.
+    static var executable: URL? {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return FileManager.default.isExecutableFile(atPath: path) ? URL(fileURLWithPath: path) : nil
+    }
+
     /// Runs a subcommand body, turning errors into messages and exit statuses.
     static func exitStatus(_ body: () throws -> Void) -> Int32 {
         do {

@@ -7,8 +7,11 @@ let usage = """
 
     commands:
       validate MANIFEST            check a manifest; print the resolved configuration and the runs
-      run MANIFEST [--output DIR]  train and evaluate every seed and write the report
-                                   (default DIR: <output.directory>/<name>/<UTC timestamp>)
+      run MANIFEST [--output DIR] [--jobs N] [--threads N]
+                                   run every trial (grid cell × seed), write the leaderboard
+                                   and summary (default DIR: <output.directory>/<name>/<UTC time>)
+      run SWEEP_DIR [--jobs N]     resume a sweep folder: finished trials are kept
+      trial SWEEP_DIR INDEX        run one trial of a sweep folder (for cluster schedulers)
 
     options:
       -h, --help                   show this help
@@ -23,6 +26,8 @@ case "validate":
     status = ValidateCommand.main(arguments)
 case "run":
     status = RunCommand.main(arguments)
+case "trial":
+    status = TrialCommand.main(arguments)
 case "-h", "--help", "help":
     print(usage)
     status = 0

@@ -50,3 +50,16 @@ import Testing
         #expect(flipOnSensors.first?.description.contains("cannot be applied to layout 'accelerometer-gyroscope'") == true)
     }
 }
+
+@Suite struct ManifestPathResolutionTests {
+    /// Trial ids hash the resolved configuration, so a path must resolve the same whether or not
+    /// it exists yet (Foundation adds a trailing slash to existing folders when asked to probe).
+    @Test func resolvedPathsDoNotDependOnWhetherTheFolderExists() throws {
+        let fixture = try ManifestFixture()
+        let text = ManifestFixture.minimal("features: { cache: 'cache-folder' }, output: { directory: 'out' },")
+        let before = try fixture.parse(text).resolvedJSON()
+        try FileManager.default.createDirectory(at: fixture.base.appendingPathComponent("cache-folder"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: fixture.base.appendingPathComponent("out"), withIntermediateDirectories: true)
+        #expect(try fixture.parse(text).resolvedJSON() == before)
+    }
+}

@@ -76,6 +76,7 @@ extension ExperimentConfiguration {
         let training = object.section("training", TrainingConfiguration.init(reading:))
         let evaluation = object.section("evaluation", EvaluationConfiguration.init(reading:))
         let output = object.section("output", OutputConfiguration.init(reading:))
+        _ = object.member("sweep")  // read by SweepPlan
         // A section that is not an object has been reported; its default only keeps the
         // configuration whole until the manifest error is thrown.
         self.init(
