@@ -37,11 +37,11 @@ let package = Package(
         .target(
             name: "Experiment",
             dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "HDF5", "Video", "AtomicFiles"]),
-        .executableTarget(name: "actionlab", dependencies: ["Experiment"]),
+        .executableTarget(name: "actionlab", dependencies: ["Experiment", "NeuralNetwork"]),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
-        .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5"]),
+        .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video"]),
         .testTarget(name: "AtomicFilesTests", dependencies: ["AtomicFiles", "ActionLabTestSupport"]),

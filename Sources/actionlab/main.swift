@@ -7,13 +7,23 @@ let usage = """
 
     commands:
       validate MANIFEST            check a manifest; print the resolved configuration and the runs
-      run MANIFEST [--output DIR]  train and evaluate every seed and write the report
-                                   (default DIR: <output.directory>/<name>/<UTC timestamp>)
+      run MANIFEST [--output DIR] [--threads N]
+                                   train and evaluate every seed and write the report
+                                   (default DIR: <output.directory>/<name>/<UTC timestamp>;
+                                   N: BLAS threads per run, default training.threads)
+      info                         print versions, the CPU and the OpenBLAS kernel in use
+
+    environment:
+      OPENBLAS_CORETYPE            force an OpenBLAS kernel (default: the best one the CPU's
+                                   flags allow, checked at start-up; see 'actionlab info')
 
     options:
       -h, --help                   show this help
       --version                    print ActionLab's version
     """
+
+// Before anything else: the process may be replaced by itself on a better OpenBLAS kernel.
+KernelStartup.run()
 
 var arguments = CommandLine.arguments.dropFirst()
 let command = arguments.popFirst()
@@ -23,6 +33,8 @@ case "validate":
     status = ValidateCommand.main(arguments)
 case "run":
     status = RunCommand.main(arguments)
+case "info":
+    status = InfoCommand.main(arguments)
 case "-h", "--help", "help":
     print(usage)
     status = 0
