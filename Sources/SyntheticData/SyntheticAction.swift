@@ -70,12 +70,13 @@ public enum SyntheticAction: String, Sendable, Hashable, Codable, CaseIterable {
             pose.leftLeg = .init(abduction: legs, flexion: 0, bend: 0)
             pose.offset = Vector3(x: 0, y: 0.05 * amplitude * abs(sin(angle)), z: 0)
         case .walkingInPlace:
-            let right = amplitude * 1.0 * max(0, sin(angle))
-            let left = amplitude * 1.0 * max(0, -sin(angle))
-            pose.rightLeg = .init(abduction: 0.03, flexion: right, bend: 1.8 * right)
-            pose.leftLeg = .init(abduction: 0.03, flexion: left, bend: 1.8 * left)
-            pose.rightArm = .init(abduction: 0.1, flexion: -0.5 * amplitude * sin(angle), bend: 0.4)
-            pose.leftArm = .init(abduction: 0.1, flexion: 0.5 * amplitude * sin(angle), bend: 0.4)
+            // Marching: the knee rises to about hip height, the opposite arm swings forward.
+            let right = amplitude * 1.4 * max(0, sin(angle))
+            let left = amplitude * 1.4 * max(0, -sin(angle))
+            pose.rightLeg = .init(abduction: 0.03, flexion: right, bend: 1.6 * right)
+            pose.leftLeg = .init(abduction: 0.03, flexion: left, bend: 1.6 * left)
+            pose.rightArm = .init(abduction: 0.1, flexion: -0.7 * amplitude * sin(angle), bend: 0.6)
+            pose.leftArm = .init(abduction: 0.1, flexion: 0.7 * amplitude * sin(angle), bend: 0.6)
         case .idle:
             pose.offset = Vector3(x: 0.012 * amplitude * sin(angle), y: 0, z: 0)
             pose.torsoSideBend = 0.025 * amplitude * sin(angle + 0.7)

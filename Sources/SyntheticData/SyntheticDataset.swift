@@ -83,7 +83,7 @@ public struct SyntheticDataset: Sendable, Hashable {
         // Keep the figure (about ±0.5 wide, 1.3 tall with raised arms) inside the frame.
         let camera = CameraView(
             yaw: uniform(variation.yaw), roll: uniform(variation.roll), scale: scale,
-            origin: (x: uniform((0.05 + 0.5 * scale)...(0.95 - 0.5 * scale)), y: uniform(0.03...max(0.03, 0.97 - 1.3 * scale))),
+            origin: (x: uniform(variation.horizontalPosition), y: uniform(0.03...max(0.03, 0.97 - 1.3 * scale))),
             drift: (x: uniform(-0.03...0.03), y: uniform(-0.01...0.01)))
         let noise = Float(uniform(variation.noise))
         let missing = Float(uniform(variation.missingJoints))

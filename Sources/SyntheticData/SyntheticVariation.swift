@@ -11,11 +11,17 @@ public struct SyntheticVariation: Sendable, Hashable, Codable {
     public var proportions = 0.08
     /// Camera yaw: rotation of the body about the vertical axis before the orthographic
     /// projection, in radians (0 = facing the camera).
-    public var yaw: ClosedRange<Double> = -0.8...0.8
+    public var yaw: ClosedRange<Double> = -0.6...0.6
     /// Camera roll: in-plane rotation of the image, in radians.
     public var roll: ClosedRange<Double> = -0.12...0.12
     /// Standing height of the body in the image, as a fraction of the frame height.
-    public var scale: ClosedRange<Double> = 0.4...0.68
+    ///
+    /// Position and size vary modestly by default (a centred subject filling about half the
+    /// frame): the `tcn` model sees raw coordinates without normalizing them, and wider ranges
+    /// need far more sequences to learn the invariance.
+    public var scale: ClosedRange<Double> = 0.5...0.6
+    /// Horizontal image position of the point between the feet, before drift.
+    public var horizontalPosition: ClosedRange<Double> = 0.45...0.55
     /// Standard deviation of the Gaussian noise added to x and y, in normalized image units.
     public var noise: ClosedRange<Double> = 0.001...0.006
     /// Probability that a joint is not detected in a frame (set to (0, 0, 0)).

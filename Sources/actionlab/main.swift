@@ -11,6 +11,12 @@ let usage = """
                                    train and evaluate every seed and write the report
                                    (default DIR: <output.directory>/<name>/<UTC timestamp>;
                                    N: BLAS threads per run, default training.threads)
+      synth --output DIR [--classes a,b,...] [--sequences-per-class N] [--seed S]
+            [--frame-rate FPS] [--duration SECONDS]
+                                   write a SYNTHETIC labelled keypoint-CSV dataset of parametric
+                                   motions (classes: arm-raise, squat, jumping-jack,
+                                   walking-in-place, idle, arm-circles, side-bend, punch;
+                                   default: the first six, 20 each, seed 0, 30 fps, 3 s)
       info                         print versions, the CPU and the OpenBLAS kernel in use
 
     environment:
@@ -33,6 +39,8 @@ case "validate":
     status = ValidateCommand.main(arguments)
 case "run":
     status = RunCommand.main(arguments)
+case "synth":
+    status = SynthCommand.main(arguments)
 case "info":
     status = InfoCommand.main(arguments)
 case "-h", "--help", "help":
