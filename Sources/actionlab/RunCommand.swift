@@ -4,6 +4,9 @@ import Foundation
 /// `actionlab run MANIFEST [--output DIR] [--jobs N] [--threads N]` and `actionlab run SWEEP_DIR`:
 /// runs every trial (a manifest without a sweep has one per seed), resuming a folder that holds
 /// the same sweep, and prints the sweep folder on standard output when done.
+///
+/// `--threads N` overrides the manifest's `training.threads` (BLAS threads per trial). A given
+/// thread count gives bit-identical results run after run.
 enum RunCommand {
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus {
