@@ -73,7 +73,7 @@ final class LogLines: @unchecked Sendable {
         let second = try Self.trialFolder(
             Self.runner("basicmotions", scratch: scratch.url, adjust: adjust, log: logLines.append).run(output: scratch.file("second")),
             runner, seed: 5)
-        for file in ["metrics.json", "curves.csv", "confusion_test.csv", "config.json", "complete.json"] {
+        for file in ["metrics.json", "curves.csv", "confusion_test.csv", "config.json", "complete.json", "weights.h5"] {
             let a = try Data(contentsOf: first.appendingPathComponent(file))
             let b = try Data(contentsOf: second.appendingPathComponent(file))
             #expect(a == b, "\(file) differs between runs")
