@@ -16,13 +16,29 @@ public struct SkeletonLayout: Sendable, Hashable, Codable {
     /// Undirected bones between joint indices; empty for layouts with no skeleton (sensors).
     public var edges: [JointPair]
 
-    /// A pair of joint indices.
+    /// A pair of joint indices; encoded as the two-element array `[first, second]`, as
+    /// manifests write it.
     public struct JointPair: Sendable, Hashable, Codable {
         public var first: Int
         public var second: Int
         public init(_ first: Int, _ second: Int) {
             self.first = first
             self.second = second
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(first)
+            try container.encode(second)
+        }
+
+        public init(from decoder: Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            first = try container.decode(Int.self)
+            second = try container.decode(Int.self)
+            guard container.isAtEnd else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a joint pair has exactly two indices")
+            }
         }
     }
 
