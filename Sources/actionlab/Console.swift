@@ -14,7 +14,10 @@ enum Console {
         error(String(format: "[%6.1fs] ", elapsed) + line)
     }
 
-    private static let started = Date()
+    private static var started = Date()
+
+    /// Starts the clock of progress lines; called first thing in `main`.
+    static func markStart() { started = Date() }
 
     /// This executable (`/proc/self/exe`), which sweeps start as worker processes.
     static var executable: URL? {

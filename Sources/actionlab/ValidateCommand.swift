@@ -19,13 +19,10 @@ enum ValidateCommand {
     }
 
     /// Loads a manifest with paths resolved against the current directory.
-    /// - Throws: `UsageError` if the file does not exist, `ManifestError` listing every
-    ///   problem, or the JSON5 parse error.
+    /// - Throws: `ExperimentError.unreadableManifest`, `ManifestError` listing every problem,
+    ///   or the JSON5 parse error.
     static func loadPlan(_ url: URL) throws -> SweepPlan {
         let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw UsageError("manifest \(url.path) does not exist")
-        }
         return try SweepPlan.load(contentsOf: url, baseDirectory: base)
     }
 }

@@ -34,6 +34,7 @@ let usage = """
 // Before anything else: the process may be replaced by itself on a better OpenBLAS kernel.
 KernelStartup.run()
 
+Console.markStart()
 var arguments = CommandLine.arguments.dropFirst()
 let command = arguments.popFirst()
 let status: Int32

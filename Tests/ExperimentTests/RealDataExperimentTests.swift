@@ -82,8 +82,8 @@ final class LogLines: @unchecked Sendable {
         let weightsB = try Checkpoint(contentsOf: second.appendingPathComponent("weights.h5"))
         #expect(weightsA.model.map(\.name) == weightsB.model.map(\.name))
         #expect(weightsA.model.map(\.tensor) == weightsB.model.map(\.tensor))
-        #expect(logLines.lines.filter { $0.contains("(cache)") }.count == 2, "second run should read both sources from the cache: \(logLines.lines)")
-        #expect(logLines.lines.filter { $0.contains("(imported)") }.isEmpty)
+        #expect(logLines.lines.filter { $0.contains("(1 from the cache, 0 imported)") }.count == 2,
+                "second run should read both sources from the cache: \(logLines.lines)")
 
         // Another seed gives other weights.
         let other = try Self.runner("basicmotions", scratch: scratch.url) {

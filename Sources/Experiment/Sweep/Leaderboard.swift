@@ -1,5 +1,6 @@
 /// One row per configuration (grid cell) of a sweep, with every score as mean ± standard
-/// deviation over the cell's finished seeds, sorted by the selection metric.
+/// deviation over the cell's finished seeds, sorted by the selection metric (mean over seeds);
+/// ties go to the lower mean validation loss, then to grid order.
 public struct Leaderboard: Sendable {
     /// One configuration.
     public struct Row: Sendable {
@@ -44,12 +45,19 @@ public struct Leaderboard: Sendable {
                 selection: selected.isEmpty ? nil : Statistics(selected).mean)
         }
         let better: (Double, Double) -> Bool = metric.higherIsBetter ? { $0 > $1 } : { $0 < $1 }
+        let validationLoss: (Row) -> Double = { row in
+            row.statistics { $0.splits["validation"]?.loss }?.mean ?? .infinity
+        }
         rows = rows.enumerated().sorted { lhs, rhs in
             switch (lhs.element.selection, rhs.element.selection) {
             case let (l?, r?) where l != r: return better(l, r)
             case (nil, _?): return false
             case (_?, nil): return true
-            default: return lhs.offset < rhs.offset
+            default:
+                // Ties (common when validation accuracy saturates): lower mean validation loss,
+                // then grid order.
+                let (l, r) = (validationLoss(lhs.element), validationLoss(rhs.element))
+                return l != r ? l < r : lhs.offset < rhs.offset
             }
         }.map(\.element)
         self.rows = rows
@@ -101,7 +109,7 @@ public struct Leaderboard: Sendable {
             var cells = ["\(rank + 1)"] + parameters.map { path in row.values.first { $0.path == path }?.value ?? "" }
             cells.append("\(row.outcomes.count)")
             for (_, value) in shown {
-                cells.append(row.statistics(value).map { "\(NumberFormat.fixed($0.mean)) ± \(NumberFormat.fixed($0.standardDeviation))" } ?? "")
+                cells.append(row.outcomes.compactMap(value).isEmpty ? "" : NumberFormat.meanStd(row.outcomes.compactMap(value)))
             }
             cells.append(row.statistics { $0.bestEpoch.map(Double.init) }.map { NumberFormat.fixed($0.mean, digits: 1) } ?? "")
             let seconds = row.timings.compactMap { $0?.trainingSeconds }

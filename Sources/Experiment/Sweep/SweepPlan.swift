@@ -21,10 +21,23 @@ public struct SweepPlan: Sendable {
     /// - Parameters:
     ///   - url: The manifest.
     ///   - baseDirectory: What relative paths resolve against (the current directory).
-    /// - Throws: `JSON5Error` for a syntax error, `ManifestError` listing every problem of the
+    /// - Throws: `ExperimentError.unreadableManifest` if the file is missing, a folder or not
+    ///   UTF-8, `JSON5Error` for a syntax error, `ManifestError` listing every problem of the
     ///   manifest and its grid cells.
     public static func load(contentsOf url: URL, baseDirectory: URL) throws -> SweepPlan {
-        let text = try String(contentsOf: url, encoding: .utf8)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ExperimentError.unreadableManifest(path: url.path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw ExperimentError.unreadableManifest(path: url.path, reason: "it is a folder; give a manifest file (experiments/NAME.json5)")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ExperimentError.unreadableManifest(path: url.path, reason: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ExperimentError.unreadableManifest(path: url.path, reason: "is not UTF-8 text")
+        }
         return try parse(
             text: text, fileName: ExperimentConfiguration.displayName(of: url, relativeTo: baseDirectory),
             baseDirectory: baseDirectory)

@@ -60,6 +60,7 @@ public struct SweepRunner {
     public func run(output: URL? = nil, jobs: Int = 1, workerExecutable: URL? = nil) throws -> URL {
         let folder = output ?? defaultOutputDirectory()
         let resuming = try checkFolder(folder)
+        if !resuming { try Self.checkCreatable(folder) }
         var datasets = try loadDatasets()
         if !resuming { try createFolder(folder) }
         removeAbandonedPartialFolders(in: folder.appendingPathComponent("trials"))
@@ -112,25 +113,74 @@ public struct SweepRunner {
             }
             return true
         }
+        guard isDirectory.boolValue else {
+            throw ExperimentError.writeFailed(path: folder.path, reason: "it is a file; --output names the folder to create")
+        }
         let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        guard isDirectory.boolValue, contents.isEmpty else {
+        guard contents.isEmpty else {
             throw ExperimentError.writeFailed(path: folder.path, reason: "the output folder exists, is not empty and is not a sweep; choose another --output")
         }
         return false
     }
 
-    /// Every distinct dataset of the plan, loaded (and so cached) once.
+    /// Every distinct dataset of the plan, loaded (and so cached) once, and checked against
+    /// each cell's windows: at least two classes, training windows, and a word about sequences
+    /// too short for a window with `padding: "drop"`.
     private func loadDatasets() throws -> [DatasetKey: LoadedDataset] {
         var datasets: [DatasetKey: LoadedDataset] = [:]
-        for cell in plan.cells where datasets[DatasetKey(cell)] == nil {
-            let cache = try FeatureCache(directory: cell.features.cache)
-            datasets[DatasetKey(cell)] = try DatasetLoader(configuration: cell, cache: cache, log: log).load()
+        for (index, cell) in plan.cells.enumerated() {
+            let key = DatasetKey(cell)
+            if datasets[key] == nil {
+                let cache = try FeatureCache(directory: cell.features.cache) { url, error in
+                    self.log("warning: \(url.path) was unreadable and was set aside; importing again (\(error))")
+                }
+                datasets[key] = try DatasetLoader(configuration: cell, cache: cache, log: log).load()
+            }
+            guard let dataset = datasets[key] else { continue }
+            guard dataset.labels.count >= 2 else { throw ExperimentError.tooFewClasses(dataset.labels) }
+            let builder = WindowBuilder(
+                windowSize: cell.windows.size, stride: cell.windows.stride, frameRate: cell.windows.frameRate,
+                padding: cell.windows.padding)
+            for split in RunReport.splitOrder {
+                let sequences = dataset.sequences(of: split)
+                let kept = sequences.filter { builder.windowStarts(frameCount: builder.frameCount(of: $0.sequence)).count > 0 }
+                if split == "train" && kept.isEmpty {
+                    throw ExperimentError.emptySplit(
+                        "train", reason: "no training sequence gives a window of \(cell.windows.size) frames (padding '\(cell.windows.padding.rawValue)')")
+                }
+                if kept.count < sequences.count {
+                    let cellName = plan.sweep.axes.isEmpty ? "" : " in sweep cell \(index)"
+                    log("warning: \(sequences.count - kept.count) of \(sequences.count) \(split) sequences are shorter than a window of "
+                        + "\(cell.windows.size) frames and are dropped\(cellName) (windows.padding 'drop')")
+                }
+            }
         }
         return datasets
     }
 
+    /// Fails before any work if `folder` cannot be created: its nearest existing ancestor must
+    /// be a writable folder.
+    private static func checkCreatable(_ folder: URL) throws {
+        var ancestor = folder
+        while !FileManager.default.fileExists(atPath: ancestor.path), ancestor.path != "/" {
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory)
+        guard isDirectory.boolValue else {
+            throw ExperimentError.writeFailed(path: folder.path, reason: "\(ancestor.path) is a file, not a folder")
+        }
+        guard access(ancestor.path, W_OK) == 0 else {
+            throw ExperimentError.writeFailed(path: folder.path, reason: "\(ancestor.path) is not writable: \(String(cString: strerror(errno)))")
+        }
+    }
+
     private func createFolder(_ folder: URL) throws {
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("trials"), withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("trials"), withIntermediateDirectories: true)
+        } catch {
+            throw ExperimentError.writeFailed(path: folder.path, reason: Self.reason(error))
+        }
         if let manifestURL {
             let manifest: Data
             do {
@@ -203,6 +253,15 @@ public struct SweepRunner {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             }
         }
+    }
+}
+
+extension SweepRunner {
+    /// The POSIX reason inside a Foundation file error ("Not a directory"), else its description.
+    static func reason(_ error: Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
+        return error.localizedDescription
     }
 }
 

@@ -24,6 +24,7 @@ public struct SweepSummary {
             rows.append(("\(split) macro-F1 (windows)", { $0.splits[split]?.macroF1 }))
             rows.append(("\(split) accuracy (sequences)", { $0.splits[split]?.sequenceAccuracy }))
             rows.append(("\(split) macro-F1 (sequences)", { $0.splits[split]?.sequenceMacroF1 }))
+            rows.append(("\(split) loss (windows)", { $0.splits[split]?.loss }))
         }
         rows.append(("best validation epoch", { $0.bestEpoch.map(Double.init) }))
         return rows
@@ -67,7 +68,7 @@ public struct SweepSummary {
             text += data.markdown + "\n"
         }
         var metrics = Table(
-            header: ["metric", "mean ± std"] + best.outcomes.map { "seed \($0.seed)" },
+            header: ["metric", best.outcomes.count > 1 ? "mean ± std" : "value"] + best.outcomes.map { "seed \($0.seed)" },
             numericColumns: Set(1...(best.outcomes.count + 1)))
         for row in Self.metricRows {
             let values = best.outcomes.map(row.value)
@@ -75,7 +76,8 @@ public struct SweepSummary {
             guard !present.isEmpty else { continue }
             metrics.append([row.name, NumberFormat.meanStd(present)] + values.map { $0.map { NumberFormat.fixed($0) } ?? "" })
         }
-        text += "Mean ± sample standard deviation across seeds.\n\n" + metrics.markdown + "\n"
+        text += (best.outcomes.count > 1 ? "Mean ± sample standard deviation across seeds." : "One seed.")
+            + " Loss is the mean softmax cross-entropy.\n\n" + metrics.markdown + "\n"
 
         var links = Table(header: ["seed", "trial", "curves", "test confusion", "metrics", "weights"])
         for outcome in best.outcomes {
