@@ -124,22 +124,23 @@ public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable { 
         return value
     }
 
-    /// Runs `body` with a MediaPipe image holding `image`'s pixels, freed when `body` returns.
+    /// Runs `body` with a MediaPipe image made from `image`'s pixels, freed when `body` returns.
+    /// The pixels stay pinned for the whole call, whether or not MediaPipe copies them.
     private func withMediaPipeImage<Result>(_ image: RGBImage, _ body: (MpImagePtr) throws -> Result) throws -> Result {
-        var mediaPipeImage: MpImagePtr?
         try image.pixels.withUnsafeBufferPointer { pixels in
+            var mediaPipeImage: MpImagePtr?
             try library.check("MpImageCreateFromUint8Data") {
                 library.imageCreateFromUint8Data(
                     Int32(kMpImageFormatSrgb.rawValue), Int32(image.width), Int32(image.height), pixels.baseAddress,
                     Int32(pixels.count), &mediaPipeImage, $0)
             }
+            guard let mediaPipeImage else {
+                throw PoseEstimationError.mediaPipe(
+                    function: "MpImageCreateFromUint8Data", status: MediaPipeStatus(code: 0), message: "returned no image")
+            }
+            defer { library.imageFree(mediaPipeImage) }
+            return try body(mediaPipeImage)
         }
-        guard let mediaPipeImage else {
-            throw PoseEstimationError.mediaPipe(
-                function: "MpImageCreateFromUint8Data", status: MediaPipeStatus(code: 0), message: "returned no image")
-        }
-        defer { library.imageFree(mediaPipeImage) }
-        return try body(mediaPipeImage)
     }
 
     /// Copies the normalized landmarks out of a result the library filled.
