@@ -40,6 +40,8 @@ let package = Package(
             name: "Experiment",
             dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "HDF5", "Video", "AtomicFiles"]),
         .executableTarget(name: "actionlab", dependencies: ["Experiment"]),
+        // ActionLab's pose-only rate for scripts/bench-pose.
+        .executableTarget(name: "pose-benchmark", dependencies: ["Pose"]),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
