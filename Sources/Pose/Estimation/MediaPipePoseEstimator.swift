@@ -50,6 +50,7 @@ public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable { 
                 library.poseLandmarkerCreate(&landmarkerOptions, &handle, $0)
             }
         }
+        guard let handle else { throw PoseEstimationError.noResult(function: "MpPoseLandmarkerCreate") }
         self.options = options
         self.libraryPath = libraryPath
         self.modelPath = modelPath
@@ -134,10 +135,7 @@ public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable { 
                     Int32(kMpImageFormatSrgb.rawValue), Int32(image.width), Int32(image.height), pixels.baseAddress,
                     Int32(pixels.count), &mediaPipeImage, $0)
             }
-            guard let mediaPipeImage else {
-                throw PoseEstimationError.mediaPipe(
-                    function: "MpImageCreateFromUint8Data", status: MediaPipeStatus(code: 0), message: "returned no image")
-            }
+            guard let mediaPipeImage else { throw PoseEstimationError.noResult(function: "MpImageCreateFromUint8Data") }
             defer { library.imageFree(mediaPipeImage) }
             return try body(mediaPipeImage)
         }

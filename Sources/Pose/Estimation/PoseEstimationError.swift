@@ -15,6 +15,8 @@ public enum PoseEstimationError: Error, Sendable, Equatable, CustomStringConvert
     /// A MediaPipe function failed: `function` is its C name, `status` its status code and
     /// `message` MediaPipe's own error message.
     case mediaPipe(function: String, status: MediaPipeStatus, message: String)
+    /// A MediaPipe function reported success but did not return the object it creates.
+    case noResult(function: String)
     /// A picture handed to the estimator is malformed.
     case invalidImage(reason: String)
     /// In video mode, a frame's timestamp (milliseconds, as MediaPipe takes them) did not increase
@@ -41,6 +43,8 @@ public enum PoseEstimationError: Error, Sendable, Equatable, CustomStringConvert
                 + "(or set \(MediaPipeAssets.modelEnvironmentVariable) to a pose_landmarker .task file)"
         case let .mediaPipe(function, status, message):
             return "MediaPipe \(function) failed (\(status)): \(message)"
+        case let .noResult(function):
+            return "MediaPipe \(function) reported success but returned nothing"
         case let .invalidImage(reason):
             return "invalid image: \(reason)"
         case let .timestampNotIncreasing(previous, current):
