@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        // MediaPipe Tasks C API: declarations only; libmediapipe.so is opened with dlopen at run time.
+        .systemLibrary(name: "CMediaPipe"),
 
         // Safe Swift wrappers.
         .target(name: "HDF5", dependencies: ["CHDF5"]),
@@ -31,7 +33,7 @@ let package = Package(
 
         // Domain modules, each knowing only the ones to its left in DESIGN.md's data flow.
         .target(name: "JSON5"),
-        .target(name: "Pose"),
+        .target(name: "Pose", dependencies: ["CMediaPipe"]),
         .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "CCrypto", "AtomicFiles"]),
         .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5", "AtomicFiles"]),
         // Generated skeleton datasets for tests and benchmarks; NeuralNetwork only for SeededGenerator.
@@ -40,6 +42,8 @@ let package = Package(
             name: "Experiment",
             dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "HDF5", "Video", "AtomicFiles"]),
         .executableTarget(name: "actionlab", dependencies: ["Experiment", "NeuralNetwork", "SyntheticData"]),
+        // ActionLab's pose-only rate for scripts/bench-pose.
+        .executableTarget(name: "pose-benchmark", dependencies: ["Pose"]),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
