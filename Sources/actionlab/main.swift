@@ -6,7 +6,8 @@ let usage = """
     usage: actionlab <command> [options]
 
     commands:
-      validate MANIFEST            check a manifest; print the resolved configuration and the runs
+      validate MANIFEST [--data]   check a manifest (and with --data its data); print the
+                                   resolved configuration, the grid and the trials
       run MANIFEST [--output DIR] [--jobs N] [--threads N]
                                    run every trial (grid cell × seed), write the leaderboard
                                    and summary (default DIR: <output.directory>/<name>/<UTC time>;
