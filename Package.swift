@@ -34,9 +34,10 @@ let package = Package(
         .target(name: "Pose"),
         .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "CCrypto", "AtomicFiles"]),
         .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5", "AtomicFiles"]),
+        .target(name: "ModelExport", dependencies: ["NeuralNetwork"]),
         .target(
             name: "Experiment",
-            dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "HDF5", "Video", "AtomicFiles"]),
+            dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "ModelExport", "HDF5", "Video", "AtomicFiles"]),
         .executableTarget(name: "actionlab", dependencies: ["Experiment"]),
 
         // Tests: one target per module plus shared support.
@@ -49,6 +50,7 @@ let package = Package(
         .testTarget(name: "PoseTests", dependencies: ["Pose", "ActionLabTestSupport"]),
         .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),
         .testTarget(name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport"]),
+        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork"]),
         .testTarget(name: "ExperimentTests", dependencies: ["Experiment", "ActionLabTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
