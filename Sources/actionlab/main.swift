@@ -9,6 +9,9 @@ let usage = """
       validate MANIFEST            check a manifest; print the resolved configuration and the runs
       run MANIFEST [--output DIR]  train and evaluate every seed and write the report
                                    (default DIR: <output.directory>/<name>/<UTC timestamp>)
+      export DIR --output OUTDIR [--trial ID] [--format onnx,safetensors,h5]
+                                   export the best trial of a report (highest validation
+                                   accuracy), or the trial folder DIR, with a model card
 
     options:
       -h, --help                   show this help
@@ -23,6 +26,8 @@ case "validate":
     status = ValidateCommand.main(arguments)
 case "run":
     status = RunCommand.main(arguments)
+case "export":
+    status = ExportCommand.main(arguments)
 case "-h", "--help", "help":
     print(usage)
     status = 0
