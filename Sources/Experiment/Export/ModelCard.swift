@@ -117,8 +117,13 @@ public struct ModelCard {
     }
 
     private var intendedUse: String {
-        let training = artifacts.provenance.data.filter { $0.role == "train" }.reduce(0) { $0 + $1.sequences }
-        let test = artifacts.provenance.data.filter { $0.role == "test" }.reduce(0) { $0 + $1.sequences }
+        // Recordings actually scored per split (validation carved from the training files is not trained on),
+        // falling back to the sources' counts.
+        func recordings(_ split: String) -> Int {
+            artifacts.metrics.splits[split]?.sequence?.count
+                ?? artifacts.provenance.data.filter { $0.role == split }.reduce(0) { $0 + $1.sequences }
+        }
+        let (training, test) = (recordings("train"), recordings("test"))
         var text = """
             ## Intended use and limitations
 
