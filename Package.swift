@@ -38,9 +38,11 @@ let package = Package(
         .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5", "AtomicFiles"]),
         // Generated skeleton datasets for tests and benchmarks; NeuralNetwork only for SeededGenerator.
         .target(name: "SyntheticData", dependencies: ["Pose", "NeuralNetwork", "AtomicFiles"]),
+        // ONNX (protobuf wire format) and safetensors writers.
+        .target(name: "ModelExport", dependencies: ["NeuralNetwork"]),
         .target(
             name: "Experiment",
-            dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "HDF5", "Video", "AtomicFiles"]),
+            dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "ModelExport", "HDF5", "Video", "AtomicFiles"]),
         .executableTarget(name: "actionlab", dependencies: ["Experiment", "NeuralNetwork", "SyntheticData"]),
         // ActionLab's pose-only rate for scripts/bench-pose.
         .executableTarget(name: "pose-benchmark", dependencies: ["Pose"]),
@@ -57,6 +59,7 @@ let package = Package(
         .testTarget(name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport"]),
         .testTarget(name: "ExperimentTests", dependencies: ["Experiment", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork"]),
     ],
     swiftLanguageModes: [.v5]
 )

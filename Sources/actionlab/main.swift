@@ -21,6 +21,9 @@ let usage = """
                                    motions (classes: arm-raise, squat, jumping-jack,
                                    walking-in-place, idle, arm-circles, side-bend, punch;
                                    default: the first six, 20 each, seed 0, 30 fps, 3 s)
+      export DIR --output OUTDIR [--trial ID] [--format onnx,safetensors,h5]
+                                   export the best trial of a report (highest validation
+                                   accuracy), or the trial folder DIR, with a model card
       info                         print versions, the CPU and the OpenBLAS kernel in use
 
     environment:
@@ -50,6 +53,8 @@ case "synth":
     status = SynthCommand.main(arguments)
 case "info":
     status = InfoCommand.main(arguments)
+case "export":
+    status = ExportCommand.main(arguments)
 case "-h", "--help", "help":
     print(usage)
     status = 0
