@@ -54,9 +54,16 @@ extension ExperimentConfiguration {
         lines.append(
             "Windows: \(Self.count(windowSize, "frame")) = \(actionDuration.manifestText) s at \(windows.frameRate.manifestText) fps, "
                 + "\(overlap), \(shortSequences)")
-        lines.append(
-            "Model: \(model.kind.rawValue.uppercased()), channels \(model.channels), kernel sizes \(model.kernelSizes), "
-                + "dropout \(model.dropout.manifestText)")
+        if model.kind.isGraphModel {
+            let graph = layout.edges.isEmpty ? "identity graph (layout has no edges)" : "skeleton graph of \(Self.count(layout.edges.count, "edge"))"
+            lines.append(
+                "Model: \(model.kind.rawValue.uppercased()) over the \(graph), edge importance \(model.edgeImportance ? "on" : "off"), "
+                    + "dropout \(model.dropout.manifestText)")
+        } else {
+            lines.append(
+                "Model: \(model.kind.rawValue.uppercased()), channels \(model.channels), kernel sizes \(model.kernelSizes), "
+                    + "dropout \(model.dropout.manifestText)")
+        }
         lines.append("Training: " + trainingDescription)
         lines.append("Evaluation: sequence prediction by \(evaluation.aggregation == .mean ? "mean window probability" : "majority vote of windows")")
         lines.append("Output: \(output.directory.appendingPathComponent(name).path)/<timestamp>")

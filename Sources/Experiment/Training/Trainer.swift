@@ -41,8 +41,8 @@ public struct Trainer: Sendable {
         let seed = UInt64(seed)
         var initialization = SeededGenerator(seed: seed, purpose: "initialization")
         let model = try ModelFactory.make(
-            configuration.model, inputChannels: train.channelCount * train.jointCount,
-            classCount: train.labels.count, using: &initialization)
+            configuration.model, layout: configuration.features.layout, classCount: train.labels.count,
+            using: &initialization)
         let optimizer = OptimizerFactory.make(settings)
         let evaluator = Evaluator(batchSize: settings.batchSize, aggregation: .mean)
         var order = Array(0..<train.count)
