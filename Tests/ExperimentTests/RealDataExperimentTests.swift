@@ -30,7 +30,7 @@ import Testing
 
     /// Acceptance: mean test accuracy over three seeds ≥ 0.95 (published 1-NN baselines:
     /// BasicMotions 0.975 with DTW, GunPoint 0.913 with Euclidean distance).
-    @Test(arguments: ["basicmotions", "gunpoint"])
+    @Test(arguments: ["basicmotions", "gunpoint", "basicmotions-stgcn"])
     func meanTestAccuracyOverThreeSeedsBeatsTheBar(name: String) throws {
         let scratch = try TemporaryDirectory()
         let (configuration, manifest) = try Self.configuration(name, scratch: scratch.url)
