@@ -56,7 +56,9 @@ let package = Package(
         .testTarget(name: "JSON5Tests", dependencies: ["JSON5"]),
         .testTarget(name: "PoseTests", dependencies: ["Pose", "ActionLabTestSupport"]),
         .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),
-        .testTarget(name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport"]),
+        .testTarget(
+            name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport", "HDF5"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "ExperimentTests", dependencies: ["Experiment", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "ActionLabTestSupport"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork"]),

@@ -72,8 +72,7 @@ public struct TrialArtifacts {
         let model: any Classifier
         do {
             model = try ModelFactory.make(
-                configuration.model, inputChannels: window.channelCount * window.jointCount,
-                classCount: labels.count, using: &unused)
+                configuration.model, layout: configuration.features.layout, classCount: labels.count, using: &unused)
             try model.load(stateDictionary: checkpoint.model)
         } catch {
             throw ExportError.inconsistentTrial(
