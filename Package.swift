@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
         .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
-        .testTarget(name: "VideoTests", dependencies: ["Video"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "ActionLabTestSupport"]),
         .testTarget(name: "AtomicFilesTests", dependencies: ["AtomicFiles", "ActionLabTestSupport"]),
         .testTarget(name: "JSON5Tests", dependencies: ["JSON5"]),
         .testTarget(name: "PoseTests", dependencies: ["Pose", "ActionLabTestSupport"]),
