@@ -78,8 +78,34 @@ public final class VideoDecoder {
     ///   the video codec; ``VideoError/Kind-swift.enum/libraryCall(function:)`` when FFmpeg fails
     ///   otherwise (no permission, out of memory).
     public init(url: URL, options: VideoDecodingOptions = VideoDecodingOptions()) throws(VideoError) {
-        let location = VideoFileLocation(path: url.path)
-        let format = try location.perform(classifying: Self.openingFailureKind) { () throws(FFmpegFailure) in
+        let location = VideoFileLocation(path: url.path, log: FFmpegLogRecorder())
+        let opened = try location.log.recording { () throws(VideoError) in
+            try Self.open(url, options: options, location: location)
+        }
+        self.url = url
+        self.options = options
+        self.location = location
+        info = opened.info
+        resources = opened.resources
+        streamIndex = opened.streamIndex
+        timeBase = opened.timeBase
+        fallbackFrameDuration = Self.frameDuration(rate: opened.averageFrameRate, timeBase: opened.timeBase)
+    }
+
+    /// What opening a file yields.
+    private struct Opened {
+        var resources: Resources
+        var info: VideoInfo
+        var streamIndex: Int32
+        var timeBase: AVRational
+        var averageFrameRate: AVRational
+    }
+
+    /// Opens the file, picks its video stream and opens a decoder for it.
+    private static func open(_ url: URL, options: VideoDecodingOptions, location: VideoFileLocation) throws(VideoError)
+        -> Opened
+    {
+        let format = try location.perform(classifying: openingFailureKind) { () throws(FFmpegFailure) in
             try FormatContext(openingPath: url.path)
         }
         let index = try location.perform(classifying: { _ in .noVideoStream }) { () throws(FFmpegFailure) in
@@ -94,20 +120,16 @@ public final class VideoDecoder {
                 .decoderMissing(codec: info.codecName),
                 FFmpegFailure(function: "avcodec_find_decoder", code: cffmpeg_averror_decoder_not_found()))
         }
-        resources = try location.perform { () throws(FFmpegFailure) in
+        let resources = try location.perform { () throws(FFmpegFailure) in
             Resources(
                 format: format,
                 codec: try CodecContext(decoder: decoder, stream: stream, threadCount: options.decoderThreadCount),
                 packet: try Packet(), frame: try Frame(),
                 converter: try FrameConverter(maximumDimension: options.maximumDimension))
         }
-        self.url = url
-        self.info = info
-        self.options = options
-        self.location = location
-        streamIndex = Int32(index)
-        timeBase = stream.pointee.time_base
-        fallbackFrameDuration = Self.frameDuration(rate: stream.pointee.avg_frame_rate, timeBase: stream.pointee.time_base)
+        return Opened(
+            resources: resources, info: info, streamIndex: Int32(index), timeBase: stream.pointee.time_base,
+            averageFrameRate: stream.pointee.avg_frame_rate)
     }
 
     /// Releases the file and every FFmpeg resource; later calls to ``next()`` return nil.
@@ -124,6 +146,11 @@ public final class VideoDecoder {
     ///   decoder is closed after throwing.
     public func next() throws(VideoError) -> VideoFrame? {
         guard let resources else { return nil }
+        return try location.log.recording { () throws(VideoError) in try decodeNext(resources) }
+    }
+
+    /// ``next()``'s work, with FFmpeg's log being recorded.
+    private func decodeNext(_ resources: Resources) throws(VideoError) -> VideoFrame? {
         do throws(VideoError) {
             while true {
                 let output = try location.perform(classifying: dataFailureKind) { () throws(FFmpegFailure) in

@@ -7,7 +7,9 @@ import Foundation
 /// a caller can switch over; ``filePath`` names the file; ``ffmpegFunction`` and
 /// ``ffmpegMessage`` are the FFmpeg call that failed and FFmpeg's text for its return code
 /// (`av_strerror`), or nil and this module's own explanation when the problem was found without
-/// an FFmpeg error code (a packet the demuxer flagged as corrupt, for example).
+/// an FFmpeg error code (a packet the demuxer flagged as corrupt, for example). ``ffmpegLog``
+/// adds the warnings and errors FFmpeg logged meanwhile, which are usually the most specific
+/// explanation ("moov atom not found").
 public struct VideoError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// What kind of failure this is.
     public enum Kind: Equatable, Sendable {
@@ -38,19 +40,27 @@ public struct VideoError: Error, Equatable, Sendable, CustomStringConvertible, L
     public var ffmpegFunction: String?
     /// FFmpeg's text for the error code (`av_strerror`), or this module's explanation.
     public var ffmpegMessage: String
+    /// The warnings and errors FFmpeg logged during the failing call, oldest first, at most 8,
+    /// each as `component: text` (`mov,mp4,m4a,3gp,3g2,mj2: moov atom not found`); often empty.
+    public var ffmpegLog: [String]
 
     /// Creates an error; the module creates these, callers normally only inspect them.
-    public init(kind: Kind, filePath: String, ffmpegFunction: String? = nil, ffmpegMessage: String) {
+    public init(
+        kind: Kind, filePath: String, ffmpegFunction: String? = nil, ffmpegMessage: String, ffmpegLog: [String] = []
+    ) {
         self.kind = kind
         self.filePath = filePath
         self.ffmpegFunction = ffmpegFunction
         self.ffmpegMessage = ffmpegMessage
+        self.ffmpegLog = ffmpegLog
     }
 
     public var description: String {
         var text = "video error: \(kind.summary) in '\(filePath)': "
         if let ffmpegFunction { text += "\(ffmpegFunction): " }
-        return text + ffmpegMessage
+        text += ffmpegMessage
+        if !ffmpegLog.isEmpty { text += " (FFmpeg log: \(ffmpegLog.joined(separator: "; ")))" }
+        return text
     }
 
     public var errorDescription: String? { description }

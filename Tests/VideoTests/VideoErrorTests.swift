@@ -54,6 +54,9 @@ import Video
         let error = videoError { _ = try VideoDecoder(url: truncated) }
         #expect(error?.kind == .unrecognizedFormat)
         #expect(error?.filePath == truncated.path)
+        // FFmpeg's own explanation, from its log.
+        #expect(error?.ffmpegLog.contains { $0.hasSuffix("moov atom not found") } == true, "\(String(describing: error))")
+        #expect(error?.description.contains("moov atom not found") == true)
     }
 
     /// Truncated files whose headers survive: frames decode until the data runs out, then the
@@ -76,6 +79,7 @@ import Video
         }
         #expect(error?.kind == .corruptData(framesDecoded: delivered))
         #expect(error?.filePath == truncated.path)
+        #expect(error?.ffmpegLog.isEmpty == false, "FFmpeg logged nothing about \(name)")
         #expect(delivered > 10 && delivered < 60, "\(delivered) frames before the error")
         #expect(decoder.framesDecoded == delivered)
         // The decoder is closed after the error.

@@ -1,17 +1,20 @@
 /// The file an operation concerns, and the helper that turns ``FFmpegFailure`` into
 /// ``VideoError``.
-struct VideoFileLocation: Sendable {
+struct VideoFileLocation {
     /// The path as given by the caller.
     var path: String
+    /// What FFmpeg logged during the current call on this file, added to every error.
+    var log: FFmpegLogRecorder
 
     /// An error about this file found by FFmpeg.
     func error(_ kind: VideoError.Kind, _ failure: FFmpegFailure) -> VideoError {
-        VideoError(kind: kind, filePath: path, ffmpegFunction: failure.function, ffmpegMessage: failure.message)
+        VideoError(kind: kind, filePath: path, ffmpegFunction: failure.function, ffmpegMessage: failure.message,
+            ffmpegLog: log.lines)
     }
 
     /// An error about this file found by this module, explained by `message`.
     func error(_ kind: VideoError.Kind, message: String) -> VideoError {
-        VideoError(kind: kind, filePath: path, ffmpegFunction: nil, ffmpegMessage: message)
+        VideoError(kind: kind, filePath: path, ffmpegFunction: nil, ffmpegMessage: message, ffmpegLog: log.lines)
     }
 
     /// Runs `body`, reporting an ``FFmpegFailure`` as a ``VideoError`` of the kind `classify`
