@@ -38,6 +38,8 @@ let package = Package(
             name: "Experiment",
             dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "HDF5", "Video", "AtomicFiles"]),
         .executableTarget(name: "actionlab", dependencies: ["Experiment"]),
+        // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.
+        .executableTarget(name: "video-benchmark", dependencies: ["Video"]),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),

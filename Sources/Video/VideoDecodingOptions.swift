@@ -2,9 +2,10 @@
 public struct VideoDecodingOptions: Equatable, Sendable {
     /// The largest width or height in pixels of delivered frames; nil delivers full size.
     ///
-    /// Larger frames are downscaled (bicubic, by libswscale) so that their longer displayed side
-    /// is this many pixels, keeping the aspect ratio; smaller frames are never enlarged. Pose
-    /// estimators work on a few hundred pixels, so this saves conversion time and memory.
+    /// Larger frames are downscaled (by libswscale, averaging areas: `SWS_AREA`) so that their
+    /// longer displayed side is this many pixels, keeping the aspect ratio; smaller frames are
+    /// never enlarged. Pose estimators work on a few hundred pixels, so this saves memory and the
+    /// estimator's own resizing.
     public var maximumDimension: Int?
     /// The number of decoding threads FFmpeg may use; 0 lets FFmpeg choose (one per core).
     ///

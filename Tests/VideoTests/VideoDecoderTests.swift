@@ -79,6 +79,11 @@ import Video
         let options = VideoDecodingOptions(maximumDimension: 160)
         let (_, frames) = try decodeAll(upright, options: options)
         #expect(frames.allSatisfy { $0.width == 160 && $0.height == 120 })
+        // Shrinking averages areas, like the ffmpeg tool's `scale` filter with `flags=area`.
+        let reference = try FFmpegTool.run([
+            "-i", upright.path, "-frames:v", "1", "-vf", "scale=160:120:flags=area", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+        ])
+        #expect(meanAbsoluteDifference(frames[0].pixels, reference) < 1.0)
         let (_, rotatedFrames) = try decodeAll(rotated, options: options)
         #expect(rotatedFrames.allSatisfy { $0.width == 120 && $0.height == 160 })
         // Never enlarged.

@@ -4,7 +4,9 @@ import CFFmpeg
 /// context and of the intermediate RGB frame.
 ///
 /// libswscale converts the pixel format (honouring the frame's YUV matrix and full or limited
-/// range, as FFmpeg's `scale` filter does) and downscales; the quarter-turn rotation is then done
+/// range, as FFmpeg's `scale` filter does) and downscales (averaging areas, `SWS_AREA`; at full
+/// size the flags only pick FFmpeg's default, bicubic, which the unscaled conversion does not
+/// use); the quarter-turn rotation is then done
 /// by copying pixels, which is exact. The scaler is rebuilt only when the input changes (size,
 /// pixel format, colour matrix or range), which for most files is never after the first frame.
 final class FrameConverter {
@@ -68,8 +70,8 @@ final class FrameConverter {
         configuration = nil
         let context = try FFmpegCall.nonNull(
             sws_getContext(
-                width, height, format, wanted.targetWidth, wanted.targetHeight, AV_PIX_FMT_RGB24, SWS_BICUBIC,
-                nil, nil, nil),
+                width, height, format, wanted.targetWidth, wanted.targetHeight, AV_PIX_FMT_RGB24,
+                wanted.targetWidth < width ? SWS_AREA : SWS_BICUBIC, nil, nil, nil),
             "sws_getContext", code: cffmpeg_averror_einval())
         scaler = context
         try Self.setInputColorimetry(context, wanted)
