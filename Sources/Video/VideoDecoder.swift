@@ -16,6 +16,9 @@ import Foundation
 /// Still images (JPEG, PNG and the other formats of FFmpeg's `image2` demuxer) are one frame at
 /// time 0.
 ///
+/// Frames are never resampled to a constant frame rate here: timestamps are exact, and the pose
+/// sequences made from them are resampled on those timestamps (`PoseSequence.resampled(to:)`).
+///
 /// ## Damaged files
 /// Decoding is strict. The first sign of damage — a read error, a packet the demuxer flags as
 /// corrupt (truncated), a packet the decoder rejects, or a frame it reports as containing errors
@@ -89,7 +92,7 @@ public final class VideoDecoder {
         resources = opened.resources
         streamIndex = opened.streamIndex
         timeBase = opened.timeBase
-        fallbackFrameDuration = Self.frameDuration(rate: opened.averageFrameRate, timeBase: opened.timeBase)
+        fallbackFrameDuration = Self.frameDuration(rate: opened.nominalFrameRate, timeBase: opened.timeBase)
     }
 
     /// What opening a file yields.
@@ -98,7 +101,7 @@ public final class VideoDecoder {
         var info: VideoInfo
         var streamIndex: Int32
         var timeBase: AVRational
-        var averageFrameRate: AVRational
+        var nominalFrameRate: AVRational
     }
 
     /// Opens the file, picks its video stream and opens a decoder for it.
@@ -129,12 +132,12 @@ public final class VideoDecoder {
         }
         return Opened(
             resources: resources, info: info, streamIndex: Int32(index), timeBase: stream.pointee.time_base,
-            averageFrameRate: stream.pointee.avg_frame_rate)
+            nominalFrameRate: stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate)
     }
 
     /// Releases the file and every FFmpeg resource; later calls to ``next()`` return nil.
     ///
-    /// Safe to call more than once; `deinit` calls it too.
+    /// Safe to call more than once; without it, the resources are released with the decoder.
     public func close() { resources = nil }
 
     /// Decodes the next frame in display order.

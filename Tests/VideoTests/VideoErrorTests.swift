@@ -46,6 +46,28 @@ import Video
         #expect(error?.filePath == audio.path)
     }
 
+    @Test func unknownCodecHasNoDecoder() throws {
+        let directory = try TemporaryDirectory()
+        let clip = directory.file("pattern.avi")
+        try FFmpegTool.makeTestPattern(at: clip, duration: 0.2, extra: ["-c:v", "mpeg4"])
+        // Replace the AVI's FourCC (stream header and bitmap header) with one no codec uses.
+        let data = try Data(contentsOf: clip)
+        let fourCC = Data("FMP4".utf8)
+        var patched = data
+        var searchStart = patched.startIndex
+        while let range = patched.range(of: fourCC, in: searchStart..<patched.endIndex) {
+            patched.replaceSubrange(range, with: Data("ZZZZ".utf8))
+            searchStart = range.upperBound
+        }
+        #expect(patched != data)
+        let unknown = directory.file("unknown-codec.avi")
+        try patched.write(to: unknown)
+
+        let error = videoError { _ = try VideoDecoder(url: unknown) }
+        #expect(error?.kind == .decoderMissing(codec: "none"))
+        #expect(error?.filePath == unknown.path)
+    }
+
     @Test func mp4CutBeforeItsIndexIsUnrecognized() throws {
         let directory = try TemporaryDirectory()
         let clip = directory.file("pattern.mp4")
