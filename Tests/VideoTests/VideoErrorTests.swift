@@ -37,6 +37,27 @@ import Video
         #expect(error?.ffmpegMessage == "Invalid data found when processing input")
     }
 
+    @Test func onlyLocalFilesAreRead() throws {
+        let directory = try TemporaryDirectory()
+        // An HLS playlist pointing at a network URL: FFmpeg must not follow it.
+        let playlist = try writeFixture(
+            "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nhttp://127.0.0.1:9/segment.ts\n#EXT-X-ENDLIST\n",
+            named: "remote.m3u8", in: directory.url)
+        let error = videoError { _ = try VideoDecoder(url: playlist) }
+        #expect(error?.kind == .unrecognizedFormat)
+        #expect(error?.filePath == playlist.path)
+        #expect(error?.ffmpegLog.contains { $0.contains("not on whitelist") } == true, "\(String(describing: error))")
+    }
+
+    @Test func fileNameThatLooksLikeAURLDecodes() throws {
+        let directory = try TemporaryDirectory()
+        let clip = directory.file("http:clip.mp4")
+        try FFmpegTool.makeTestPattern(at: directory.file("clip.mp4"), duration: 0.2)
+        try FileManager.default.moveItem(at: directory.file("clip.mp4"), to: clip)
+        let (_, frames) = try decodeAll(clip)
+        #expect(frames.count == 6)
+    }
+
     @Test func audioOnlyFileHasNoVideoStream() throws {
         let directory = try TemporaryDirectory()
         let audio = directory.file("tone.wav")

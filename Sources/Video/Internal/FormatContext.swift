@@ -5,13 +5,21 @@ final class FormatContext {
     /// The context; valid for the lifetime of this object.
     let pointer: UnsafeMutablePointer<AVFormatContext>
 
-    /// Opens `path` with FFmpeg's format probing (`avformat_open_input`) and reads enough of
-    /// the file to know its streams (`avformat_find_stream_info`).
-    /// - Throws: ``FFmpegFailure`` from whichever of the two calls failed.
+    /// Opens the local file at `path` with FFmpeg's format probing (`avformat_open_input`) and
+    /// reads enough of it to know its streams (`avformat_find_stream_info`).
+    ///
+    /// The path is always read as a local file: it is given to FFmpeg as a `file:` URL (so that a
+    /// name containing a colon is not taken for a protocol), and only the `file` protocol is
+    /// allowed (`protocol_whitelist`), so that a playlist or concat script cannot make FFmpeg
+    /// open network URLs or other protocols.
+    /// - Throws: ``FFmpegFailure`` from whichever call failed.
     init(openingPath path: String) throws(FFmpegFailure) {
         var context: UnsafeMutablePointer<AVFormatContext>?
+        let options = try OptionDictionary(["protocol_whitelist": "file"])
         // On failure avformat_open_input frees the context itself and leaves it nil.
-        try FFmpegCall.check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
+        try FFmpegCall.check(
+            options.withUnsafeMutablePointer { avformat_open_input(&context, "file:" + path, nil, $0) },
+            "avformat_open_input")
         pointer = try FFmpegCall.nonNull(context, "avformat_open_input")
         // From here on deinit closes the input if a later step throws.
         try FFmpegCall.check(avformat_find_stream_info(pointer, nil), "avformat_find_stream_info")
