@@ -30,11 +30,18 @@ public struct VideoInfo: Equatable, Sendable {
     public var claimedFrameCount: Int?
     /// The stored pixel format's name, such as `yuv420p`; nil when the stream states none.
     public var pixelFormatName: String?
+    /// The displayed width of one stored pixel relative to its height (the stream's sample
+    /// aspect ratio); 1 for square pixels or when the file states none.
+    ///
+    /// Frames are delivered with stored pixels as they are, not stretched to square pixels (as
+    /// the ffmpeg tool does too), so anamorphic video (DV's 720x480 at 8:9, for example) looks
+    /// slightly squeezed to a pose estimator; x and y stay normalized to the delivered frame.
+    public var pixelAspectRatio: Double
 
     /// Creates a description; ``VideoDecoder`` fills one in when it opens a file.
     public init(
         duration: Double?, nominalFrameRate: Double?, storedWidth: Int, storedHeight: Int, rotation: Int,
-        codecName: String, claimedFrameCount: Int?, pixelFormatName: String?
+        codecName: String, claimedFrameCount: Int?, pixelFormatName: String?, pixelAspectRatio: Double = 1
     ) {
         self.duration = duration
         self.nominalFrameRate = nominalFrameRate
@@ -44,6 +51,7 @@ public struct VideoInfo: Equatable, Sendable {
         self.codecName = codecName
         self.claimedFrameCount = claimedFrameCount
         self.pixelFormatName = pixelFormatName
+        self.pixelAspectRatio = pixelAspectRatio
     }
 
     /// Whether a quarter-turn rotation swaps width and height for display.

@@ -19,6 +19,7 @@ import Video
         #expect(info.claimedFrameCount == 60)
         #expect(abs((info.nominalFrameRate ?? 0) - 30) < 1e-9)
         #expect(abs((info.duration ?? 0) - 2) < 0.05)
+        #expect(info.pixelAspectRatio == 1)
 
         #expect(frames.count == 60)
         #expect(decoder.framesDecoded == 60)
@@ -89,6 +90,16 @@ import Video
         // Never enlarged.
         let (_, fullSize) = try decodeAll(upright, options: VideoDecodingOptions(maximumDimension: 1000))
         #expect(fullSize.first.map { ($0.width, $0.height) } ?? (0, 0) == (320, 240))
+    }
+
+    @Test func reportsNonSquarePixelsWithoutStretchingFrames() throws {
+        let directory = try TemporaryDirectory()
+        let clip = directory.file("anamorphic.mp4")
+        try FFmpegTool.makeTestPattern(
+            at: clip, duration: 0.2, extra: ["-vf", "setsar=8/9", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
+        let (decoder, frames) = try decodeAll(clip)
+        #expect(abs(decoder.info.pixelAspectRatio - 8.0 / 9.0) < 1e-12)
+        #expect(frames.allSatisfy { $0.width == 320 && $0.height == 240 })
     }
 
     @Test func reportsExactTimestampsOfAVariableFrameRateClip() throws {

@@ -8,19 +8,20 @@ extension VideoInfo {
         self.init(
             duration: streamDuration != cffmpeg_nopts_value() && streamDuration > 0
                 ? Double(streamDuration) * av_q2d(stream.pointee.time_base) : format.duration,
-            nominalFrameRate: Self.frameRate(stream.pointee.avg_frame_rate) ?? Self.frameRate(stream.pointee.r_frame_rate),
+            nominalFrameRate: Self.ratio(stream.pointee.avg_frame_rate) ?? Self.ratio(stream.pointee.r_frame_rate),
             storedWidth: Int(parameters.width),
             storedHeight: Int(parameters.height),
             rotation: Self.rotation(of: stream),
             codecName: avcodec_get_name(parameters.codec_id).map { String(cString: $0) } ?? "unknown",
             claimedFrameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
-            pixelFormatName: av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.format)).map { String(cString: $0) })
+            pixelFormatName: av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.format)).map { String(cString: $0) },
+            pixelAspectRatio: Self.ratio(parameters.sample_aspect_ratio) ?? Self.ratio(stream.pointee.sample_aspect_ratio) ?? 1)
     }
 
-    /// A rate in frames per second, or nil when FFmpeg left it unset (0/0 or 0/1).
-    private static func frameRate(_ rate: AVRational) -> Double? {
-        guard rate.num > 0, rate.den > 0 else { return nil }
-        return av_q2d(rate)
+    /// A positive ratio, or nil when FFmpeg left it unset (0/1 or 0/0).
+    private static func ratio(_ ratio: AVRational) -> Double? {
+        guard ratio.num > 0, ratio.den > 0 else { return nil }
+        return av_q2d(ratio)
     }
 
     /// The counterclockwise quarter-turn rotation in the stream's display matrix, in degrees
