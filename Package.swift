@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        // MediaPipe Tasks C API: declarations only; libmediapipe.so is opened with dlopen at run time.
+        .systemLibrary(name: "CMediaPipe"),
 
         // Safe Swift wrappers.
         .target(name: "HDF5", dependencies: ["CHDF5"]),
@@ -31,19 +33,23 @@ let package = Package(
 
         // Domain modules, each knowing only the ones to its left in DESIGN.md's data flow.
         .target(name: "JSON5"),
-        .target(name: "Pose"),
+        .target(name: "Pose", dependencies: ["CMediaPipe"]),
         .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "CCrypto", "AtomicFiles"]),
         .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5", "AtomicFiles"]),
+        // Generated skeleton datasets for tests and benchmarks; NeuralNetwork only for SeededGenerator.
+        .target(name: "SyntheticData", dependencies: ["Pose", "NeuralNetwork", "AtomicFiles"]),
         .target(
             name: "Experiment",
             dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "HDF5", "Video", "AtomicFiles"]),
-        .executableTarget(name: "actionlab", dependencies: ["Experiment"]),
+        .executableTarget(name: "actionlab", dependencies: ["Experiment", "NeuralNetwork", "SyntheticData"]),
+        // ActionLab's pose-only rate for scripts/bench-pose.
+        .executableTarget(name: "pose-benchmark", dependencies: ["Pose"]),
         // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.
         .executableTarget(name: "video-benchmark", dependencies: ["Video"]),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
-        .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5"]),
+        .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "ActionLabTestSupport"]),
         .testTarget(name: "AtomicFilesTests", dependencies: ["AtomicFiles", "ActionLabTestSupport"]),
@@ -51,7 +57,8 @@ let package = Package(
         .testTarget(name: "PoseTests", dependencies: ["Pose", "ActionLabTestSupport"]),
         .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),
         .testTarget(name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport"]),
-        .testTarget(name: "ExperimentTests", dependencies: ["Experiment", "ActionLabTestSupport"]),
+        .testTarget(name: "ExperimentTests", dependencies: ["Experiment", "SyntheticData", "ActionLabTestSupport"]),
+        .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "ActionLabTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

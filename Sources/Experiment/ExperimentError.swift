@@ -13,6 +13,24 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
     case sourcesFailed([String])
     /// An output file or folder could not be written.
     case writeFailed(path: String, reason: String)
+    /// The manifest file cannot be read as text.
+    case unreadableManifest(path: String, reason: String)
+    /// A source folder holds no file to import.
+    case noSourceFiles(path: String, expected: String)
+    /// The same file (by content) is used in two roles, such as train and test.
+    case dataLeak(first: String, firstRole: String, second: String, secondRole: String)
+    /// Keys of `dataset.labels` that match no label in the data.
+    case unusedLabelMapping([String], present: [String])
+    /// The training data has fewer than two classes.
+    case tooFewClasses([String])
+    /// A folder given as a sweep is not one.
+    case notASweep(path: String, reason: String)
+    /// An existing sweep folder holds other trials than the manifest plans.
+    case sweepMismatch(path: String, reason: String)
+    /// Trials failed; the others finished and are in the leaderboard. One message per trial.
+    case trialsFailed([String])
+    /// A trial index outside the sweep.
+    case noSuchTrial(index: Int, count: Int)
 
     public var description: String {
         switch self {
@@ -27,6 +45,27 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
             return "\(count) source file\(count == 1 ? "" : "s") could not be read:\n" + messages.joined(separator: "\n")
         case let .writeFailed(path, reason):
             return "\(path): cannot write: \(reason)"
+        case let .unreadableManifest(path, reason):
+            return "manifest \(path): \(reason)"
+        case let .noSourceFiles(path, expected):
+            return "\(path): no files to import; expected \(expected)"
+        case let .dataLeak(first, firstRole, second, secondRole):
+            return "\(second) (\(secondRole)) has the same content as \(first) (\(firstRole)); "
+                + "\(secondRole) data must not also be \(firstRole) data"
+        case let .unusedLabelMapping(keys, present):
+            return "dataset.labels: \(keys.map { "'\($0)'" }.joined(separator: ", ")) match\(keys.count == 1 ? "es" : "") no label in the data "
+                + "(labels: \(present.map { "'\($0)'" }.joined(separator: ", ")))"
+        case let .tooFewClasses(labels):
+            return "the training data has \(labels.count) class\(labels.count == 1 ? "" : "es") (\(labels.joined(separator: ", "))); "
+                + "a classifier needs at least two"
+        case let .notASweep(path, reason):
+            return "\(path) is not a sweep folder: \(reason)"
+        case let .sweepMismatch(path, reason):
+            return "\(path): \(reason)"
+        case let .trialsFailed(messages):
+            return "\(messages.count) trial\(messages.count == 1 ? "" : "s") failed:\n" + messages.joined(separator: "\n")
+        case let .noSuchTrial(index, count):
+            return "no trial \(index): the sweep has trials 0 to \(count - 1)"
         }
     }
 }

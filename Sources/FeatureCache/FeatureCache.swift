@@ -138,6 +138,30 @@ public final class FeatureCache: Sendable {
     ///   cannot be listed.
     @discardableResult
     public func removeStaleTemporaryFiles(olderThan age: TimeInterval = 24 * 3_600, now: Date = Date()) throws -> [URL] {
+        try removeTemporaryFiles { file in
+            guard let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate else { return false }
+            return now.timeIntervalSince(modified) > age
+        }
+    }
+
+    /// Removes temporary files whose writer process no longer exists, whatever their age: the
+    /// leftovers of imports that were killed. A temporary file is named
+    /// `<key>.<pid>.<UUID>.tmp`; its writer is gone when `kill(pid, 0)` fails with `ESRCH`.
+    /// Files of live writers (this or another process) are kept.
+    /// - Returns: the files removed.
+    /// - Throws: ``FeatureCacheError/cannotWrite(file:operation:reason:)`` if the cache directory
+    ///   cannot be listed.
+    @discardableResult
+    public func removeAbandonedTemporaryFiles() throws -> [URL] {
+        try removeTemporaryFiles { file in
+            let parts = file.lastPathComponent.split(separator: ".")
+            guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]), pid > 0 else { return false }
+            return kill(pid, 0) != 0 && errno == ESRCH
+        }
+    }
+
+    /// Removes the temporary files in every shard for which `shouldRemove` is true.
+    private func removeTemporaryFiles(where shouldRemove: (URL) -> Bool) throws -> [URL] {
         let manager = FileManager.default
         let shards: [URL]
         do {
@@ -148,10 +172,7 @@ public final class FeatureCache: Sendable {
         var removed: [URL] = []
         for shard in shards {
             let files = (try? manager.contentsOfDirectory(at: shard, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
-            for file in files where file.lastPathComponent.hasSuffix(Self.temporarySuffix) {
-                guard let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
-                    now.timeIntervalSince(modified) > age
-                else { continue }
+            for file in files where file.lastPathComponent.hasSuffix(Self.temporarySuffix) && shouldRemove(file) {
                 if (try? manager.removeItem(at: file)) != nil { removed.append(file) }
             }
         }

@@ -43,7 +43,9 @@ public final class HDF5Group: HDF5Object, @unchecked Sendable {
             if try containsLocked(id, path) { throw target.error(.objectExists, message: "") }
             let linkList = try Self.makeLinkCreationList(at: target)
             defer { _ = H5Pclose(linkList) }
-            let groupID = H5Gcreate2(id, path, linkList, actionlab_H5P_DEFAULT(), actionlab_H5P_DEFAULT())
+            let creationList = try Self.makeCreationList(actionlab_H5P_GROUP_CREATE(), at: target)
+            defer { _ = H5Pclose(creationList) }
+            let groupID = H5Gcreate2(id, path, linkList, creationList, actionlab_H5P_DEFAULT())
             try target.check(id: groupID, .cannotCreateObject)
             return HDF5Group(file: file, id: groupID, location: target)
         }
@@ -223,11 +225,25 @@ public final class HDF5Group: HDF5Object, @unchecked Sendable {
         return list
     }
 
-    /// A dataset-creation list: default (contiguous) without compression, else chunked + deflate.
+    /// An object-creation list of `listClass` that does not record modification times, so that
+    /// writing the same content twice gives byte-identical files (HDF5 stamps every object
+    /// header with the time otherwise; `H5Pset_obj_track_times`).
+    private static func makeCreationList(_ listClass: hid_t, at target: HDF5Location) throws -> hid_t {
+        let list = try target.check(id: H5Pcreate(listClass), .libraryCall(function: "H5Pcreate"))
+        guard H5Pset_obj_track_times(list, false) >= 0 else {
+            let error = target.error(.libraryCall(function: "H5Pset_obj_track_times"))
+            _ = H5Pclose(list)
+            throw error
+        }
+        return list
+    }
+
+    /// A dataset-creation list without time stamps: contiguous without compression, else
+    /// chunked + deflate.
     private static func makeDatasetCreationList(
         shape: [Int], elementSize: Int, compression: HDF5Compression?, at target: HDF5Location
     ) throws -> hid_t {
-        let list = try target.check(id: H5Pcreate(actionlab_H5P_DATASET_CREATE()), .libraryCall(function: "H5Pcreate"))
+        let list = try makeCreationList(actionlab_H5P_DATASET_CREATE(), at: target)
         guard let compression, !shape.isEmpty, !shape.contains(0) else { return list }
         do {
             guard (0...9).contains(compression.deflateLevel) else {

@@ -1,4 +1,15 @@
 extension PoseSequence {
+    /// Grid points and input frames this close (in input intervals or output frames) coincide,
+    /// so that rounding in `k / frameRate` neither drops the last frame nor blends neighbours.
+    static let resamplingTolerance = 1e-6
+
+    /// The number of frames ``resampled(to:treatingZeroJointsAsUndetected:)`` returns, without
+    /// resampling: the grid points `t₀ + k / frameRate` up to the last timestamp.
+    public func resampledFrameCount(at frameRate: Double) -> Int {
+        guard let first = timestamps.first, let last = timestamps.last else { return 0 }
+        return Int(((last - first) * frameRate + Self.resamplingTolerance).rounded(.down)) + 1
+    }
+
     /// The sequence linearly interpolated onto a uniform time grid at `frameRate`.
     ///
     /// The grid is `t_k = t_0 + k / frameRate` for every `k` with `t_k` at most the last
@@ -23,13 +34,11 @@ extension PoseSequence {
     /// - Precondition: `frameRate` is positive and finite; timestamps strictly increase.
     public func resampled(to frameRate: Double, treatingZeroJointsAsUndetected: Bool = true) -> PoseSequence {
         precondition(frameRate > 0 && frameRate.isFinite, "frame rate must be a positive number of frames per second")
-        guard let first = timestamps.first, let last = timestamps.last else {
+        guard let first = timestamps.first else {
             return PoseSequence(keypoints: [], timestamps: [], channelCount: channelCount, jointCount: jointCount, frameRate: frameRate)
         }
-        // Grid points and input frames this close (in input intervals or output frames) coincide,
-        // so that rounding in `k / frameRate` neither drops the last frame nor blends neighbours.
-        let tolerance = 1e-6
-        let outputCount = Int(((last - first) * frameRate + tolerance).rounded(.down)) + 1
+        let tolerance = Self.resamplingTolerance
+        let outputCount = resampledFrameCount(at: frameRate)
         var outputKeypoints: [Float] = []
         outputKeypoints.reserveCapacity(outputCount * valuesPerFrame)
         var outputTimestamps: [Double] = []

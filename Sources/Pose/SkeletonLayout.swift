@@ -16,13 +16,29 @@ public struct SkeletonLayout: Sendable, Hashable, Codable {
     /// Undirected bones between joint indices; empty for layouts with no skeleton (sensors).
     public var edges: [JointPair]
 
-    /// A pair of joint indices.
+    /// A pair of joint indices; encoded as the two-element array `[first, second]`, as
+    /// manifests write it.
     public struct JointPair: Sendable, Hashable, Codable {
         public var first: Int
         public var second: Int
         public init(_ first: Int, _ second: Int) {
             self.first = first
             self.second = second
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(first)
+            try container.encode(second)
+        }
+
+        public init(from decoder: Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            first = try container.decode(Int.self)
+            second = try container.decode(Int.self)
+            guard container.isAtEnd else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a joint pair has exactly two indices")
+            }
         }
     }
 
@@ -44,6 +60,11 @@ public struct SkeletonLayout: Sendable, Hashable, Codable {
     /// layouts with a `confidence` channel (body pose, where Vision pads missing joints with
     /// (0, 0, 0)), false for sensor layouts, where zero is a reading.
     public var marksUndetectedJointsWithZeros: Bool { channels.contains("confidence") }
+
+    /// Whether this is body pose in image coordinates: channels `x`, `y` and `confidence`, as
+    /// Vision and pose estimators report keypoints. Geometric augmentations (flip, rotation,
+    /// translation, shear) need it; sensor layouts such as accelerometer x, y, z do not qualify.
+    public var isImagePose: Bool { ["x", "y", "confidence"].allSatisfy(channels.contains) }
 
     /// Problems with this layout (empty names, indices out of range, a joint paired with itself).
     public func problems() -> [String] {

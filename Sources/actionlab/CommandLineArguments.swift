@@ -41,6 +41,14 @@ struct CommandLineArguments {
         }
     }
 
+    /// The value of option `name` as a whole number ≥ 1, or nil if the option is absent.
+    /// - Throws: `UsageError` if the value is not such a number.
+    func positiveInteger(_ name: String) throws -> Int? {
+        guard let text = options[name] else { return nil }
+        guard let value = Int(text), value >= 1 else { throw UsageError("--\(name) takes a whole number of at least 1, found '\(text)'") }
+        return value
+    }
+
     /// The only positional argument, named `name` in the error when it is missing or repeated.
     func singlePositional(_ name: String) throws -> String {
         guard positionals.count == 1, let value = positionals.first else {

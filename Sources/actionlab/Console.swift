@@ -14,7 +14,16 @@ enum Console {
         error(String(format: "[%6.1fs] ", elapsed) + line)
     }
 
-    private static let started = Date()
+    private static var started = Date()
+
+    /// Starts the clock of progress lines; called first thing in `main`.
+    static func markStart() { started = Date() }
+
+    /// This executable (`/proc/self/exe`), which sweeps start as worker processes.
+    static var executable: URL? {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return FileManager.default.isExecutableFile(atPath: path) ? URL(fileURLWithPath: path) : nil
+    }
 
     /// Runs a subcommand body, turning errors into messages and exit statuses.
     static func exitStatus(_ body: () throws -> Void) -> Int32 {

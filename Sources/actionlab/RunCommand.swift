@@ -1,17 +1,31 @@
 import Experiment
 import Foundation
 
-/// `actionlab run MANIFEST [--output DIR]`: trains and evaluates every seed and writes the
-/// report; prints the report folder on standard output when done.
+/// `actionlab run MANIFEST [--output DIR] [--jobs N] [--threads N]` and `actionlab run SWEEP_DIR`:
+/// runs every trial (a manifest without a sweep has one per seed), resuming a folder that holds
+/// the same sweep, and prints the sweep folder on standard output when done.
+///
+/// `--threads N` overrides the manifest's `training.threads` (BLAS threads per trial). A given
+/// thread count gives bit-identical results run after run.
 enum RunCommand {
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus {
-            let parsed = try CommandLineArguments(arguments, valueOptions: ["output"])
-            let manifest = URL(fileURLWithPath: try parsed.singlePositional("MANIFEST"))
-            let configuration = try ValidateCommand.loadManifest(manifest)
-            let runner = ExperimentRunner(configuration: configuration, manifestURL: manifest, log: Console.progress)
-            let output = parsed.options["output"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-            let folder = try runner.run(output: output)
+            let parsed = try CommandLineArguments(arguments, valueOptions: ["output", "jobs", "threads"])
+            let target = URL(fileURLWithPath: try parsed.singlePositional("MANIFEST or SWEEP_DIR"))
+            let jobs = try parsed.positiveInteger("jobs") ?? 1
+            var isDirectory: ObjCBool = false
+            let isFolder = FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) && isDirectory.boolValue
+            if isFolder && parsed.options["output"] != nil {
+                throw UsageError("--output goes with a manifest; a sweep folder is resumed in place")
+            }
+            var runner = isFolder
+                ? try SweepRunner.resuming(target, log: Console.progress)
+                : SweepRunner(plan: try ValidateCommand.loadPlan(target), manifestURL: target, log: Console.progress)
+            if let threads = try parsed.positiveInteger("threads") {
+                runner.plan = try runner.plan.adjusting { $0.training.threads = threads }
+            }
+            let output = isFolder ? target : parsed.options["output"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let folder = try runner.run(output: output, jobs: jobs, workerExecutable: Console.executable)
             Console.progress("report: \(folder.appendingPathComponent("summary.md").path)")
             print(folder.path)
         }

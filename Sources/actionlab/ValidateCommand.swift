@@ -1,29 +1,28 @@
 import Experiment
 import Foundation
 
-/// `actionlab validate MANIFEST`: checks a manifest without touching data or writing anything,
-/// and prints the resolved configuration and the runs it would make.
+/// `actionlab validate MANIFEST`: checks a manifest and every grid cell of its sweep without
+/// touching data or writing anything, and prints the resolved configuration, the grid and the
+/// trials it would run.
 enum ValidateCommand {
     static let version = "actionlab \(Provenance.actionlabVersion)"
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus {
             let parsed = try CommandLineArguments(arguments, valueOptions: [])
-            let manifest = URL(fileURLWithPath: try parsed.singlePositional("MANIFEST"))
-            let configuration = try loadManifest(manifest)
-            print(configuration.planDescription())
-            print("\nresolved configuration:")
-            print(configuration.resolvedJSON())
+            let plan = try loadPlan(URL(fileURLWithPath: try parsed.singlePositional("MANIFEST")))
+            print(plan.base.planDescription(), terminator: "")
+            print(plan.gridDescription())
+            print("resolved configuration (without grid values):")
+            print(plan.base.resolvedJSON())
         }
     }
 
     /// Loads a manifest with paths resolved against the current directory.
-    /// - Throws: `ManifestError` listing every problem, or the JSON5 parse error.
-    static func loadManifest(_ url: URL) throws -> ExperimentConfiguration {
+    /// - Throws: `ExperimentError.unreadableManifest`, `ManifestError` listing every problem,
+    ///   or the JSON5 parse error.
+    static func loadPlan(_ url: URL) throws -> SweepPlan {
         let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw UsageError("manifest \(url.path) does not exist")
-        }
-        return try ExperimentConfiguration.load(contentsOf: url, baseDirectory: base)
+        return try SweepPlan.load(contentsOf: url, baseDirectory: base)
     }
 }

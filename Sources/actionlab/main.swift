@@ -7,14 +7,34 @@ let usage = """
 
     commands:
       validate MANIFEST            check a manifest; print the resolved configuration and the runs
-      run MANIFEST [--output DIR]  train and evaluate every seed and write the report
-                                   (default DIR: <output.directory>/<name>/<UTC timestamp>)
+      run MANIFEST [--output DIR] [--jobs N] [--threads N]
+                                   run every trial (grid cell × seed), write the leaderboard
+                                   and summary (default DIR: <output.directory>/<name>/<UTC time>;
+                                   --jobs: trials at once, in worker processes;
+                                   --threads: BLAS threads per trial, default training.threads)
+      run SWEEP_DIR [--jobs N]     resume a sweep folder: finished trials are kept
+      trial SWEEP_DIR INDEX        run one trial of a sweep folder (for cluster schedulers)
+      synth --output DIR [--classes a,b,...] [--sequences-per-class N] [--seed S]
+            [--frame-rate FPS] [--duration SECONDS]
+                                   write a SYNTHETIC labelled keypoint-CSV dataset of parametric
+                                   motions (classes: arm-raise, squat, jumping-jack,
+                                   walking-in-place, idle, arm-circles, side-bend, punch;
+                                   default: the first six, 20 each, seed 0, 30 fps, 3 s)
+      info                         print versions, the CPU and the OpenBLAS kernel in use
+
+    environment:
+      OPENBLAS_CORETYPE            force an OpenBLAS kernel (default: the best one the CPU's
+                                   flags allow, checked at start-up; see 'actionlab info')
 
     options:
       -h, --help                   show this help
       --version                    print ActionLab's version
     """
 
+// Before anything else: the process may be replaced by itself on a better OpenBLAS kernel.
+KernelStartup.run()
+
+Console.markStart()
 var arguments = CommandLine.arguments.dropFirst()
 let command = arguments.popFirst()
 let status: Int32
@@ -23,6 +43,12 @@ case "validate":
     status = ValidateCommand.main(arguments)
 case "run":
     status = RunCommand.main(arguments)
+case "trial":
+    status = TrialCommand.main(arguments)
+case "synth":
+    status = SynthCommand.main(arguments)
+case "info":
+    status = InfoCommand.main(arguments)
 case "-h", "--help", "help":
     print(usage)
     status = 0

@@ -134,6 +134,33 @@ import Testing
         }
     }
 
+    @Test func missingOrFolderManifestIsNamedWithStatusOne() throws {
+        let project = try Project()
+        let missing = try project.run(["validate", "experiments/none.json5"])
+        #expect(missing.status == 1)
+        #expect(missing.errorOutput.contains("experiments/none.json5: no such file"), "stderr: \(missing.errorOutput)")
+        try FileManager.default.createDirectory(at: project.root.appendingPathComponent("experiments"), withIntermediateDirectories: true)
+        let folder = try project.run(["validate", "experiments"])
+        #expect(folder.status == 1)
+        #expect(folder.errorOutput.contains("it is a folder"), "stderr: \(folder.errorOutput)")
+        _ = try writeFixture("{ name: \"x\" }", named: "experiments/latin1.json5", in: project.root)
+        try Data([0x7B, 0x20, 0xE9, 0xFF, 0x7D]).write(to: project.root.appendingPathComponent("experiments/latin1.json5"))
+        let binary = try project.run(["validate", "experiments/latin1.json5"])
+        #expect(binary.status == 1)
+        #expect(binary.errorOutput.contains("latin1.json5: is not UTF-8 text"), "stderr: \(binary.errorOutput)")
+    }
+
+    @Test func outputUnderAFileFailsBeforeAnyWork() throws {
+        let project = try Project()
+        try project.copyBasicMotions()
+        try project.writeManifest(dataset: #"{ sources: [{ format: "uea", path: "data/train.ts" }], validation: { strategy: "none" } }"#)
+        _ = try writeFixture("not a folder", named: "afile", in: project.root)
+        let result = try project.run(["run", "experiments/bad.json5", "--output", "afile/sub"])
+        #expect(result.status == 1)
+        #expect(result.errorOutput.contains("afile is a file, not a folder"), "stderr: \(result.errorOutput)")
+        #expect(project.files(under: "cache").isEmpty, "nothing is imported before the output is known to be writable")
+    }
+
     @Test(arguments: [["run"], ["run", "a.json5", "--frobnicate"], ["fly"], ["run", "a.json5", "b.json5"]])
     func wrongUsageExitsWithStatusTwo(arguments: [String]) throws {
         let project = try Project()

@@ -32,11 +32,16 @@ enum CommandLineTool {
     }
 
     /// Runs `actionlab arguments...` in `directory` and collects its exit status and output.
-    static func run(_ arguments: [String], in directory: URL) throws -> Result {
+    /// - Parameter environment: Changes to this process's environment for the child: a value
+    ///   sets the variable, nil removes it.
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String?] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = try executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        var childEnvironment = ProcessInfo.processInfo.environment
+        for (name, value) in environment { childEnvironment[name] = value }
+        process.environment = childEnvironment
         // Standard error goes to a file so that neither stream can fill a pipe and block the child.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("actionlab-stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)

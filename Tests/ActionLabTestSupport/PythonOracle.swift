@@ -16,8 +16,9 @@ public enum PythonOracle {
         public var errorOutput: String
     }
 
-    /// Runs `script` with `arguments` (available as `sys.argv[1...]`).
-    public static func run(_ script: String, arguments: [String] = []) throws -> Result {
+    /// Runs `script` with `arguments` (available as `sys.argv[1...]`) by `interpreter` (default
+    /// ``interpreter``; the pose tests pass MediaPipe's reference environment).
+    public static func run(_ script: String, arguments: [String] = [], interpreter: String = interpreter) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [interpreter, "-c", script] + arguments
@@ -50,10 +51,11 @@ public enum PythonOracle {
 
     /// Runs `script`, records a failure with its stderr if it exits non-zero, and decodes its
     /// stdout as JSON.
-    public static func json(_ script: String, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation)
-        throws -> Any?
-    {
-        let result = try run(script, arguments: arguments)
+    public static func json(
+        _ script: String, arguments: [String] = [], interpreter: String = interpreter,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Any? {
+        let result = try run(script, arguments: arguments, interpreter: interpreter)
         guard result.status == 0 else {
             Issue.record("Python exited with \(result.status): \(result.errorOutput)", sourceLocation: sourceLocation)
             return nil

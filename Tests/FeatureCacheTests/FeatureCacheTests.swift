@@ -334,3 +334,26 @@ final class Counter: @unchecked Sendable {
         #expect(json["group"] as? String == second.group)
     }
 }
+
+@Suite struct AbandonedTemporaryFileTests {
+    /// A killed import leaves `<key>.<pid>.<UUID>.tmp`; the next run removes it once that pid
+    /// is gone, and never touches a live writer's file.
+    @Test func temporaryFilesOfDeadWritersAreRemovedAndLiveOnesKept() throws {
+        let directory = try TemporaryDirectory()
+        let cache = try FeatureCache(directory: directory.url)
+        let shard = directory.file("ab")
+        try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let key = String(repeating: "ab", count: 32)
+        let dead = shard.appendingPathComponent("\(key).\(finished.processIdentifier).\(UUID().uuidString).tmp")
+        let live = shard.appendingPathComponent("\(key).\(getpid()).\(UUID().uuidString).tmp")
+        try Data("partial".utf8).write(to: dead)
+        try Data("partial".utf8).write(to: live)
+        let removed = try cache.removeAbandonedTemporaryFiles()
+        #expect(removed.map(\.lastPathComponent) == [dead.lastPathComponent])
+        #expect(FileManager.default.fileExists(atPath: live.path))
+    }
+}

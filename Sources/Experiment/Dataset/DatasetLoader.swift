@@ -13,7 +13,7 @@ public struct DatasetLoader {
     public var configuration: ExperimentConfiguration
     /// Where imported sequences are cached.
     public var cache: FeatureCache
-    /// Receives one line per source file (imported or read from the cache).
+    /// Receives one line per source (its files, sequences, cache hits and imports).
     public var log: (String) -> Void
 
     public init(configuration: ExperimentConfiguration, cache: FeatureCache, log: @escaping (String) -> Void = { _ in }) {
@@ -28,6 +28,9 @@ public struct DatasetLoader {
     ///   mapping.
     public func load() throws -> LoadedDataset {
         let dataset = configuration.dataset
+        for file in (try? cache.removeAbandonedTemporaryFiles()) ?? [] {
+            log("removed \(file.path), left by an import that was killed")
+        }
         var failures: [String] = []
         var records: [DataSourceRecord] = []
         var hits = 0
@@ -35,6 +38,7 @@ public struct DatasetLoader {
             var sequences: [LabeledSequence] = []
             for source in sources {
                 do {
+                    var counts = (files: 0, sequences: 0, hits: 0)
                     for (file, label) in try files(of: source) {
                         do {
                             let result = try importFile(file, label: label, source: source)
@@ -42,12 +46,17 @@ public struct DatasetLoader {
                             records.append(DataSourceRecord(
                                 role: role, path: file.path, sha256: result.sourceHash, cacheKey: result.key,
                                 sequences: result.sequences.count))
-                            if result.hit { hits += 1 }
-                            log("\(role): \(file.path): \(result.sequences.count) sequences (\(result.hit ? "cache" : "imported"))")
+                            counts.files += 1
+                            counts.sequences += result.sequences.count
+                            if result.hit { counts.hits += 1 }
                         } catch {
                             failures.append("\(error)")
                         }
                     }
+                    hits += counts.hits
+                    let files = counts.files == 1 ? "1 file" : "\(counts.files) files"
+                    log("\(role): \(source.path.path): \(counts.sequences) sequences from \(files) "
+                        + "(\(counts.hits) from the cache, \(counts.files - counts.hits) imported)")
                 } catch {
                     failures.append("\(error)")
                 }
@@ -58,6 +67,8 @@ public struct DatasetLoader {
         var validation = dataset.validation.strategy == .files ? read(dataset.validation.sources, role: "validation") : []
         let test = read(dataset.test?.sources ?? [], role: "test")
         guard failures.isEmpty else { throw ExperimentError.sourcesFailed(failures) }
+        try checkNoOverlap(records)
+        try checkLabelMapping(train + validation + test)
 
         train = relabeled(train)
         validation = relabeled(validation)
@@ -86,10 +97,19 @@ public struct DatasetLoader {
                 // A folder with a label: every CSV file directly inside it has that label.
                 let names = try FileManager.default.contentsOfDirectory(atPath: source.path.path)
                     .filter { $0.lowercased().hasSuffix(".csv") && !$0.hasPrefix(".") }.sorted()
+                guard !names.isEmpty else {
+                    throw ExperimentError.noSourceFiles(path: source.path.path, expected: "CSV files directly inside the folder (the source has a label)")
+                }
                 return names.map { (source.path.appendingPathComponent($0), label) }
             }
             // Create ML's labelled-directories layout: <folder>/<label>/<file>.csv.
-            return try LabeledDirectory.entries(in: source.path).map { ($0.url, $0.label) }
+            let entries = try LabeledDirectory.entries(in: source.path)
+            guard !entries.isEmpty else {
+                throw ExperimentError.noSourceFiles(
+                    path: source.path.path,
+                    expected: "CSV files in label folders (<folder>/<label>/*.csv), or give the source a 'label' for CSV files directly inside it")
+            }
+            return entries.map { ($0.url, $0.label) }
         }
     }
 
@@ -113,6 +133,28 @@ public struct DatasetLoader {
             try importer.importSequences(from: file, layout: layout, frameRate: source.frameRate, label: label)
         }
         return (result.sequences, result.key.hexDigest, result.sourceHash.hexDigest, result.hit)
+    }
+
+    /// Fails if one file serves two roles (train and test, say): test scores would be measured on
+    /// training data. Files are compared by content (SHA-256), so a copy counts too.
+    private func checkNoOverlap(_ records: [DataSourceRecord]) throws {
+        var roleOfHash: [String: DataSourceRecord] = [:]
+        for record in records {
+            if let earlier = roleOfHash[record.sha256], earlier.role != record.role {
+                throw ExperimentError.dataLeak(first: earlier.path, firstRole: earlier.role, second: record.path, secondRole: record.role)
+            }
+            roleOfHash[record.sha256] = roleOfHash[record.sha256] ?? record
+        }
+    }
+
+    /// Fails if a key of `dataset.labels` names no label in the data (a misspelt label would
+    /// otherwise be kept under its raw name without a word).
+    private func checkLabelMapping(_ sequences: [LabeledSequence]) throws {
+        let present = Set(sequences.map(\.label))
+        let unused = configuration.dataset.labels.keys.filter { !present.contains($0) }.sorted()
+        guard unused.isEmpty else {
+            throw ExperimentError.unusedLabelMapping(unused, present: present.sorted())
+        }
     }
 
     /// Applies `dataset.labels`: renames, and drops sequences whose label maps to null.

@@ -54,6 +54,8 @@ extension ExperimentConfiguration {
         lines.append(
             "Windows: \(Self.count(windowSize, "frame")) = \(actionDuration.manifestText) s at \(windows.frameRate.manifestText) fps, "
                 + "\(overlap), \(shortSequences)")
+        let steps = augmentation.steps.map(\.kind).joined(separator: ", ")
+        lines.append("Augmentation: '\(augmentation.pipeline)'" + (steps.isEmpty ? " (none)" : " (\(steps))"))
         lines.append(
             "Model: \(model.kind.rawValue.uppercased()), channels \(model.channels), kernel sizes \(model.kernelSizes), "
                 + "dropout \(model.dropout.manifestText)")

@@ -31,13 +31,24 @@ extension ExperimentConfiguration {
     ///   problem.
     public static func parse(text: String, fileName: String, baseDirectory: URL) throws -> ExperimentConfiguration {
         let document = try JSON5Value(parsing: text, filePath: fileName)
+        let (configuration, issues) = decode(document, baseDirectory: baseDirectory)
+        guard let configuration, issues.isEmpty else { throw ManifestError(filePath: fileName, issues: issues) }
+        return configuration
+    }
+
+    /// Decodes a parsed manifest, returning the configuration (nil if the root is not an
+    /// object) and every problem found. A `sweep` member is left to ``SweepPlan``.
+    static func decode(_ document: JSON5Value, baseDirectory: URL) -> (ExperimentConfiguration?, [ManifestIssue]) {
         let diagnostics = ManifestDiagnostics(baseDirectory: baseDirectory.standardizedFileURL)
         let root = ManifestNode(value: document, path: .root, diagnostics: diagnostics)
         let configuration = root.object(ExperimentConfiguration.init(reading:))
-        guard let configuration, diagnostics.issues.isEmpty else {
-            throw ManifestError(filePath: fileName, issues: diagnostics.issues)
-        }
-        return configuration
+        return (configuration, diagnostics.issues)
+    }
+
+    /// The manifest's path relative to `baseDirectory` when inside it, else absolute: the name
+    /// messages give it.
+    static func displayName(of url: URL, relativeTo baseDirectory: URL) -> String {
+        displayPath(of: url, relativeTo: baseDirectory)
     }
 
     /// The file's path relative to `directory` when it is inside it, otherwise its absolute path.

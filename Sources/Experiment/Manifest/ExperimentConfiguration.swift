@@ -19,6 +19,8 @@ public struct ExperimentConfiguration: Sendable, Hashable, Codable {
     public var features: FeatureConfiguration
     /// How sequences are cut into windows.
     public var windows: WindowConfiguration
+    /// The augmentation pipeline applied to training windows.
+    public var augmentation: AugmentationConfiguration
     /// The network.
     public var model: ModelConfiguration
     /// The optimizer, schedule and seeds.
@@ -31,14 +33,15 @@ public struct ExperimentConfiguration: Sendable, Hashable, Codable {
     /// Creates a configuration from its sections.
     public init(
         name: String, description: String = "", dataset: DatasetConfiguration, features: FeatureConfiguration,
-        windows: WindowConfiguration, model: ModelConfiguration = .init(), training: TrainingConfiguration = .init(),
-        evaluation: EvaluationConfiguration = .init(), output: OutputConfiguration
+        windows: WindowConfiguration, augmentation: AugmentationConfiguration = .init(), model: ModelConfiguration = .init(),
+        training: TrainingConfiguration = .init(), evaluation: EvaluationConfiguration = .init(), output: OutputConfiguration
     ) {
         self.name = name
         self.description = description
         self.dataset = dataset
         self.features = features
         self.windows = windows
+        self.augmentation = augmentation
         self.model = model
         self.training = training
         self.evaluation = evaluation
@@ -68,15 +71,18 @@ extension ExperimentConfiguration {
         let frameRate = features.frameRate
         let dataset = object.section("dataset") { DatasetConfiguration(reading: $0, defaultFrameRate: frameRate) }
         let windows = object.section("windows") { WindowConfiguration(reading: $0, defaultFrameRate: frameRate) }
+        let augmentation = AugmentationConfiguration(reading: object, layout: features.layout)
         let model = object.section("model", ModelConfiguration.init(reading:))
         let training = object.section("training", TrainingConfiguration.init(reading:))
         let evaluation = object.section("evaluation", EvaluationConfiguration.init(reading:))
         let output = object.section("output", OutputConfiguration.init(reading:))
+        _ = object.member("sweep")  // read by SweepPlan
         // A section that is not an object has been reported; its default only keeps the
         // configuration whole until the manifest error is thrown.
         self.init(
             name: name ?? "", description: description, dataset: dataset ?? DatasetConfiguration(sources: []), features: features,
-            windows: windows ?? WindowConfiguration(size: 1, frameRate: frameRate), model: model ?? ModelConfiguration(),
+            windows: windows ?? WindowConfiguration(size: 1, frameRate: frameRate), augmentation: augmentation,
+            model: model ?? ModelConfiguration(),
             training: training ?? TrainingConfiguration(), evaluation: evaluation ?? EvaluationConfiguration(),
             output: output ?? OutputConfiguration(directory: diagnostics.resolve(OutputConfiguration.defaultDirectoryPath)))
     }

@@ -21,7 +21,12 @@ final class ManifestDiagnostics {
     /// The absolute, standardized file URL of a manifest path: absolute paths stay, relative
     /// ones are taken relative to ``baseDirectory``.
     func resolve(_ path: String) -> URL {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+        // isDirectory is given, never probed: Foundation would otherwise add a trailing slash
+        // when the path happens to exist as a folder, and the same manifest would resolve (and
+        // hash into trial ids) differently before and after the cache folder is created.
+        let url = path.hasPrefix("/")
+            ? URL(fileURLWithPath: path, isDirectory: false)
+            : baseDirectory.appendingPathComponent(path, isDirectory: false)
         return url.standardizedFileURL
     }
 }

@@ -28,9 +28,26 @@ public struct Provenance: Codable, Sendable {
 
     /// OpenBLAS facts.
     public struct OpenBLASInfo: Codable, Sendable {
+        /// OpenBLAS's build configuration (``BLAS/configuration``).
         public var configuration: String
+        /// The kernel family it runs (``BLAS/coreName``), e.g. `Cooperlake`.
         public var coreName: String
+        /// How that kernel was chosen (``BLASKernelSelection/description(environment:loadedCoreName:)``),
+        /// e.g. `auto (cpuinfo: avx512_bf16) -> Cooperlake; OpenBLAS's own detection chose Haswell`.
+        public var kernelSelection: String
+        /// BLAS threads per call.
         public var threads: Int
+
+        /// The facts of this process.
+        public static var current: OpenBLASInfo {
+            OpenBLASInfo(
+                configuration: BLAS.configuration, coreName: BLAS.coreName,
+                kernelSelection: BLASKernelSelection.description(), threads: BLAS.threadCount)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case configuration, coreName = "core_name", kernelSelection = "kernel_selection", threads
+        }
     }
 
     /// ActionLab's version string.
@@ -41,7 +58,7 @@ public struct Provenance: Codable, Sendable {
         Provenance(
             actionlabVersion: actionlabVersion, gitCommit: gitCommit, swiftVersion: swiftVersion,
             hdf5Version: HDF5Library.version,
-            openblas: OpenBLASInfo(configuration: BLAS.configuration, coreName: BLAS.coreName, threads: BLAS.threadCount),
+            openblas: .current,
             ffmpeg: FFmpegLibrary.libraryVersions.merging(["release": FFmpegLibrary.versionInfo]) { $1 },
             host: hostFacts, seed: seed, data: data)
     }
@@ -68,7 +85,8 @@ public struct Provenance: Codable, Sendable {
         return status.isEmpty ? head : head + "-dirty"
     }()
 
-    static var hostFacts: [String: String] {
+    /// Host name, logical cores, operating system and CPU model (`/proc/cpuinfo`'s `model name`).
+    public static var hostFacts: [String: String] {
         var facts = [
             "hostname": ProcessInfo.processInfo.hostName,
             "logical_cores": "\(ProcessInfo.processInfo.activeProcessorCount)",

@@ -61,10 +61,11 @@ enum NumberFormat {
         return "\(whole).\(fraction.prefix(digits))"
     }
 
-    /// `mean ± std` with four decimals.
+    /// `mean ± std` with four decimals; just the value when there is one (a sample standard
+    /// deviation needs two).
     static func meanStd(_ values: [Double]) -> String {
         let stats = Statistics(values)
-        return "\(fixed(stats.mean)) ± \(fixed(stats.standardDeviation))"
+        return values.count < 2 ? fixed(stats.mean) : "\(fixed(stats.mean)) ± \(fixed(stats.standardDeviation))"
     }
 
     private static func pow10(_ digits: Int) -> Double {

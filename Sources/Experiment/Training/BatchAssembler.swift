@@ -6,25 +6,43 @@ import NeuralNetwork
 /// (each frame's keypoints flattened into channels, time last, as a 1-D convolution expects).
 enum BatchAssembler {
     /// The windows at `indices` as a `[B, C * J, T]` tensor, `B = indices.count`.
-    static func inputs(_ windows: WindowSet, indices: ArraySlice<Int>) -> Tensor {
+    /// - Parameter augment: Called with each window's index and a copy of its `[T, C, J]`
+    ///   values before they are laid out; the windows themselves never change.
+    static func inputs(
+        _ windows: WindowSet, indices: ArraySlice<Int>, augment: ((Int, inout [Float]) -> Void)? = nil
+    ) -> Tensor {
         let frames = windows.windowSize
         let features = windows.channelCount * windows.jointCount
         let perWindow = windows.valuesPerWindow
         var batch = Tensor(zeros: [indices.count, features, frames])
         batch.withUnsafeMutableBufferPointer { output in
-            windows.values.withUnsafeBufferPointer { input in
-                for (row, window) in indices.enumerated() {
-                    let source = window * perWindow
-                    let destination = row * perWindow
-                    for frame in 0..<frames {
-                        for feature in 0..<features {
-                            output[destination + feature * frames + frame] = input[source + frame * features + feature]
-                        }
-                    }
+            var scratch = [Float](repeating: 0, count: perWindow)
+            for (row, window) in indices.enumerated() {
+                let source = window * perWindow
+                let destination = row * perWindow
+                if let augment {
+                    scratch.replaceSubrange(0..<perWindow, with: windows.values[source..<(source + perWindow)])
+                    augment(window, &scratch)
+                    transpose(scratch[...], into: output, at: destination, frames: frames, features: features)
+                } else {
+                    transpose(windows.values[source..<(source + perWindow)], into: output, at: destination, frames: frames, features: features)
                 }
             }
         }
         return batch
+    }
+
+    /// Writes one `[T, F]` window as `[F, T]` into `output` at `offset`.
+    private static func transpose(
+        _ window: ArraySlice<Float>, into output: UnsafeMutableBufferPointer<Float>, at offset: Int, frames: Int, features: Int
+    ) {
+        window.withUnsafeBufferPointer { input in
+            for frame in 0..<frames {
+                for feature in 0..<features {
+                    output[offset + feature * frames + frame] = input[frame * features + feature]
+                }
+            }
+        }
     }
 
     /// Label indices of the windows at `indices`.

@@ -5,8 +5,9 @@ import NeuralNetwork
 ///
 /// Every random choice derives from the run's seed through `SeededGenerator`'s named streams:
 /// weight initialization (`"initialization"`), the order of windows in each epoch
-/// (`"shuffle"`, epoch) and dropout masks (`"dropout:<layer path>"`, epoch, batch). With BLAS on a fixed
-/// thread count, the same windows, configuration and seed give bit-identical weights.
+/// (`"shuffle"`, epoch), each window's augmentation (`"augmentation"`, epoch, window index)
+/// and dropout masks (`"dropout:<layer path>"`, epoch, batch). With BLAS on a fixed thread
+/// count, the same windows, configuration and seed give bit-identical weights.
 public struct Trainer: Sendable {
     /// Model, optimizer and schedule settings.
     public var configuration: ExperimentConfiguration
@@ -44,6 +45,8 @@ public struct Trainer: Sendable {
             configuration.model, inputChannels: train.channelCount * train.jointCount,
             classCount: train.labels.count, using: &initialization)
         let optimizer = OptimizerFactory.make(settings)
+        let augmentation = try AugmentationPipeline(
+            name: configuration.augmentation.pipeline, steps: configuration.augmentation.steps, layout: configuration.features.layout)
         let evaluator = Evaluator(batchSize: settings.batchSize, aggregation: .mean)
         var order = Array(0..<train.count)
         var history: [EpochRecord] = []
@@ -56,7 +59,10 @@ public struct Trainer: Sendable {
                 let indices = order[start..<min(start + settings.batchSize, order.count)]
                 let labels = BatchAssembler.labels(train, indices: indices)
                 model.seedDropout(seed: seed, epoch: epoch, batch: batchIndex)
-                let logits = model.forward(BatchAssembler.inputs(train, indices: indices), training: true)
+                let augment: ((Int, inout [Float]) -> Void)? = augmentation.isIdentity ? nil : { window, values in
+                    augmentation.apply(to: &values, seed: Int(seed), epoch: epoch, index: window)
+                }
+                let logits = model.forward(BatchAssembler.inputs(train, indices: indices, augment: augment), training: true)
                 let result = softmaxCrossEntropy(
                     logits: logits, labels: labels, labelSmoothing: Float(settings.labelSmoothing))
                 zeroGradients(model.parameters)

@@ -39,6 +39,12 @@ public struct WindowBuilder: Sendable {
         return Array(Swift.stride(from: 0, through: frameCount - windowSize, by: stride))
     }
 
+    /// Frames `sequence` has at this builder's frame rate, without resampling it: the count
+    /// `PoseSequence.resampled(to:)` produces (grid points up to the last timestamp).
+    public func frameCount(of sequence: PoseSequence) -> Int {
+        sequence.frameRate == frameRate ? sequence.frameCount : sequence.resampledFrameCount(at: frameRate)
+    }
+
     /// Windows of all `sequences`, in sequence order then time order.
     ///
     /// - Parameters:

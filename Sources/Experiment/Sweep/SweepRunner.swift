@@ -1,0 +1,295 @@
+import AtomicFiles
+import FeatureCache
+import Foundation
+
+/// Runs a sweep: every trial of a plan, in this process or in worker processes, resumable,
+/// then the leaderboard and summary.
+///
+/// Folder layout: `manifest.json5`, `resolved.json` (base configuration), `sweep.json` (every
+/// trial with its configuration), `trials/<id>/` (one finished trial each, see `TrialRunner`),
+/// `leaderboard.csv` and `summary.md` (written when the trials have run).
+///
+/// Data problems are found before the folder is created: every distinct dataset is loaded
+/// through the feature cache first, which also means worker processes only ever read the cache.
+public struct SweepRunner {
+    /// What to run.
+    public var plan: SweepPlan
+    /// The manifest file, copied into a new sweep folder; nil when resuming a folder.
+    public var manifestURL: URL?
+    /// Receives progress lines.
+    public var log: (String) -> Void
+
+    public init(plan: SweepPlan, manifestURL: URL?, log: @escaping (String) -> Void = { _ in }) {
+        self.plan = plan
+        self.manifestURL = manifestURL
+        self.log = log
+    }
+
+    /// A runner that resumes the sweep in `folder`.
+    /// - Throws: `ExperimentError.notASweep` if the folder has no readable `sweep.json`.
+    public static func resuming(_ folder: URL, log: @escaping (String) -> Void = { _ in }) throws -> SweepRunner {
+        SweepRunner(plan: try SweepRecord(folder: folder).plan(), manifestURL: nil, log: log)
+    }
+
+    /// The default sweep folder: `<output.directory>/<name>/<UTC timestamp>`, with a suffix if taken.
+    public func defaultOutputDirectory(now: Date = Date()) -> URL {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let base = plan.base.output.directory.appendingPathComponent(plan.base.name)
+        var candidate = base.appendingPathComponent(formatter.string(from: now))
+        var suffix = 2
+        while FileManager.default.fileExists(atPath: candidate.path) {
+            candidate = base.appendingPathComponent("\(formatter.string(from: now))-\(suffix)")
+            suffix += 1
+        }
+        return candidate
+    }
+
+    /// Runs every unfinished trial and writes the leaderboard and summary.
+    /// - Parameters:
+    ///   - output: The sweep folder. A folder holding the same sweep is resumed; any other
+    ///     non-empty folder is an error. Default: ``defaultOutputDirectory(now:)``.
+    ///   - jobs: Trials run at once. With more than one, each trial runs in a worker process
+    ///     `workerExecutable trial <folder> <index>`; results are identical to one job.
+    ///   - workerExecutable: The `actionlab` executable, needed when `jobs > 1`.
+    /// - Returns: The sweep folder.
+    /// - Throws: `ExperimentError` for data that does not fit, a folder in the way, or failed
+    ///   trials (after the others finished and the leaderboard was written).
+    public func run(output: URL? = nil, jobs: Int = 1, workerExecutable: URL? = nil) throws -> URL {
+        let folder = output ?? defaultOutputDirectory()
+        let resuming = try checkFolder(folder)
+        if !resuming { try Self.checkCreatable(folder) }
+        var datasets = try loadDatasets()
+        if !resuming { try createFolder(folder) }
+        removeAbandonedPartialFolders(in: folder.appendingPathComponent("trials"))
+
+        let pending = plan.trials.filter { TrialRunner.outcome(of: $0, in: folder) == nil }
+        log("sweep \(folder.path): \(plan.trials.count - pending.count) of \(plan.trials.count) trials finished, running \(pending.count)"
+            + (jobs > 1 ? " with \(jobs) workers" : ""))
+        var failures: [String] = []
+        if jobs > 1 && pending.count > 1 {
+            guard let workerExecutable else {
+                throw ExperimentError.writeFailed(path: folder.path, reason: "running trials in parallel needs the actionlab executable")
+            }
+            failures = runInWorkers(pending, folder: folder, jobs: jobs, executable: workerExecutable)
+        } else {
+            let runner = TrialRunner(log: log)
+            for trial in pending {
+                do {
+                    try runner.run(trial, in: folder, dataset: datasets[DatasetKey(trial.configuration)])
+                } catch {
+                    failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): \(error)")
+                }
+            }
+        }
+        datasets.removeAll()
+        try writeReports(folder)
+        guard failures.isEmpty else { throw ExperimentError.trialsFailed(failures) }
+        return folder
+    }
+
+    /// Runs trial `index` of the sweep in `folder` (the worker side of `jobs > 1`, and what a
+    /// cluster scheduler's array task calls).
+    public static func runTrial(index: Int, in folder: URL, log: @escaping (String) -> Void) throws {
+        let record = try SweepRecord(folder: folder)
+        guard record.trials.indices.contains(index) else { throw ExperimentError.noSuchTrial(index: index, count: record.trials.count) }
+        try TrialRunner(log: log).run(record.trials[index], in: folder)
+    }
+
+    // MARK: - Steps
+
+    /// Whether `folder` holds this sweep already (resume); throws if it holds anything else.
+    private func checkFolder(_ folder: URL) throws -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return false }
+        if FileManager.default.fileExists(atPath: folder.appendingPathComponent(SweepRecord.fileName).path) {
+            let existing = try SweepRecord(folder: folder)
+            guard existing.trials.map(\.id) == plan.trials.map(\.id) else {
+                throw ExperimentError.sweepMismatch(
+                    path: folder.path,
+                    reason: "the folder holds another sweep (its trials differ from this manifest's); choose another --output")
+            }
+            return true
+        }
+        guard isDirectory.boolValue else {
+            throw ExperimentError.writeFailed(path: folder.path, reason: "it is a file; --output names the folder to create")
+        }
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        guard contents.isEmpty else {
+            throw ExperimentError.writeFailed(path: folder.path, reason: "the output folder exists, is not empty and is not a sweep; choose another --output")
+        }
+        return false
+    }
+
+    /// Every distinct dataset of the plan, loaded (and so cached) once, and checked against
+    /// each cell's windows: at least two classes, training windows, and a word about sequences
+    /// too short for a window with `padding: "drop"`.
+    private func loadDatasets() throws -> [DatasetKey: LoadedDataset] {
+        var datasets: [DatasetKey: LoadedDataset] = [:]
+        for (index, cell) in plan.cells.enumerated() {
+            let key = DatasetKey(cell)
+            if datasets[key] == nil {
+                let cache = try FeatureCache(directory: cell.features.cache) { url, error in
+                    self.log("warning: \(url.path) was unreadable and was set aside; importing again (\(error))")
+                }
+                datasets[key] = try DatasetLoader(configuration: cell, cache: cache, log: log).load()
+            }
+            guard let dataset = datasets[key] else { continue }
+            guard dataset.labels.count >= 2 else { throw ExperimentError.tooFewClasses(dataset.labels) }
+            let builder = WindowBuilder(
+                windowSize: cell.windows.size, stride: cell.windows.stride, frameRate: cell.windows.frameRate,
+                padding: cell.windows.padding)
+            for split in RunReport.splitOrder {
+                let sequences = dataset.sequences(of: split)
+                let kept = sequences.filter { builder.windowStarts(frameCount: builder.frameCount(of: $0.sequence)).count > 0 }
+                if split == "train" && kept.isEmpty {
+                    throw ExperimentError.emptySplit(
+                        "train", reason: "no training sequence gives a window of \(cell.windows.size) frames (padding '\(cell.windows.padding.rawValue)')")
+                }
+                if kept.count < sequences.count {
+                    let cellName = plan.sweep.axes.isEmpty ? "" : " in sweep cell \(index)"
+                    log("warning: \(sequences.count - kept.count) of \(sequences.count) \(split) sequences are shorter than a window of "
+                        + "\(cell.windows.size) frames and are dropped\(cellName) (windows.padding 'drop')")
+                }
+            }
+        }
+        return datasets
+    }
+
+    /// Fails before any work if `folder` cannot be created: its nearest existing ancestor must
+    /// be a writable folder.
+    private static func checkCreatable(_ folder: URL) throws {
+        var ancestor = folder
+        while !FileManager.default.fileExists(atPath: ancestor.path), ancestor.path != "/" {
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory)
+        guard isDirectory.boolValue else {
+            throw ExperimentError.writeFailed(path: folder.path, reason: "\(ancestor.path) is a file, not a folder")
+        }
+        guard access(ancestor.path, W_OK) == 0 else {
+            throw ExperimentError.writeFailed(path: folder.path, reason: "\(ancestor.path) is not writable: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private func createFolder(_ folder: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("trials"), withIntermediateDirectories: true)
+        } catch {
+            throw ExperimentError.writeFailed(path: folder.path, reason: Self.reason(error))
+        }
+        if let manifestURL {
+            let manifest: Data
+            do {
+                manifest = try Data(contentsOf: manifestURL)
+            } catch {
+                throw ExperimentError.writeFailed(path: manifestURL.path, reason: "cannot re-read the manifest: \(error.localizedDescription)")
+            }
+            try AtomicFile.write(manifest, to: folder.appendingPathComponent("manifest.json5"))
+        }
+        try AtomicFile.write(plan.base.resolvedJSON(), to: folder.appendingPathComponent("resolved.json"))
+        try AtomicFile.writeJSON(SweepRecord(plan: plan), to: folder.appendingPathComponent(SweepRecord.fileName))
+    }
+
+    /// Runs `trials` in up to `jobs` worker processes; returns one message per failed trial.
+    private func runInWorkers(_ trials: [Trial], folder: URL, jobs: Int, executable: URL) -> [String] {
+        let slots = DispatchSemaphore(value: jobs)
+        let group = DispatchGroup()
+        let failures = MessageList()
+        for trial in trials {
+            slots.wait()
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["trial", folder.path, "\(trial.index)"]
+            group.enter()
+            process.terminationHandler = { finished in
+                if finished.terminationStatus != 0 {
+                    failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): worker exited with status \(finished.terminationStatus)")
+                }
+                slots.signal()
+                group.leave()
+            }
+            do {
+                try process.run()
+            } catch {
+                failures.append("trial \(trial.index) [\(trial.id)]: cannot start \(executable.path): \(error)")
+                slots.signal()
+                group.leave()
+            }
+        }
+        group.wait()
+        return failures.messages.sorted()
+    }
+
+    /// `leaderboard.csv` and `summary.md` from the finished trials.
+    private func writeReports(_ folder: URL) throws {
+        let outcomes = plan.trials.compactMap { TrialRunner.outcome(of: $0, in: folder) }
+        var timings: [String: TrialTiming] = [:]
+        for outcome in outcomes {
+            let url = folder.appendingPathComponent("trials/\(outcome.id)/timing.json")
+            if let data = try? Data(contentsOf: url), let timing = try? JSONDecoder().decode(TrialTiming.self, from: data) {
+                timings[outcome.id] = timing
+            }
+        }
+        let leaderboard = Leaderboard(
+            metric: plan.sweep.selection, parameters: plan.sweep.axes.map(\.path), outcomes: outcomes, timings: timings)
+        try AtomicFile.write(leaderboard.csvTable.csv, to: folder.appendingPathComponent("leaderboard.csv"))
+        let summary = SweepSummary(plan: plan, leaderboard: leaderboard, missing: plan.trials.count - outcomes.count)
+        try AtomicFile.write(summary.markdown, to: folder.appendingPathComponent("summary.md"))
+        log("summary: \(folder.appendingPathComponent("summary.md").path)")
+    }
+
+    /// Removes `<id>.partial-<pid>` folders whose process is gone (left by a killed run).
+    private func removeAbandonedPartialFolders(in folder: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names {
+            guard let marker = name.range(of: ".partial-", options: .backwards),
+                  let pid = pid_t(name[marker.upperBound...]), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                log("removing \(name), left by a run that was killed")
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+        }
+    }
+}
+
+extension SweepRunner {
+    /// The POSIX reason inside a Foundation file error ("Not a directory"), else its description.
+    static func reason(_ error: Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
+        return error.localizedDescription
+    }
+}
+
+/// Messages appended from worker termination handlers, behind a lock.
+private final class MessageList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+
+    func append(_ message: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        storage.append(message)
+    }
+
+    var messages: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
+
+/// The settings that determine a loaded dataset: trials that share them share one load.
+struct DatasetKey: Hashable {
+    var dataset: DatasetConfiguration
+    var features: FeatureConfiguration
+
+    init(_ configuration: ExperimentConfiguration) {
+        dataset = configuration.dataset
+        features = configuration.features
+    }
+}

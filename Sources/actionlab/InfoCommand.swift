@@ -1,0 +1,27 @@
+import Experiment
+import Foundation
+import NeuralNetwork
+
+/// `actionlab info`: prints the versions, the machine and the OpenBLAS kernel this process runs
+/// and how it was chosen, as `key: value` lines, the same facts `provenance.json` records.
+enum InfoCommand {
+    static func main(_ arguments: ArraySlice<String>) -> Int32 {
+        Console.exitStatus {
+            let parsed = try CommandLineArguments(arguments, valueOptions: [])
+            guard parsed.positionals.isEmpty else { throw UsageError("info takes no arguments") }
+            let openblas = Provenance.OpenBLASInfo.current
+            let host = Provenance.hostFacts
+            let lines = [
+                ("actionlab", Provenance.actionlabVersion),
+                ("cpu", host["cpu"] ?? "unknown"),
+                ("logical cores", host["logical_cores"] ?? "unknown"),
+                ("openblas", openblas.configuration),
+                ("openblas kernel", openblas.coreName),
+                ("kernel selection", openblas.kernelSelection),
+                ("kernel check", "max relative error \(BLAS.kernelCheckError()) (tolerance \(BLAS.kernelCheckTolerance))"),
+                ("blas threads", "\(openblas.threads)"),
+            ]
+            for (key, value) in lines { print("\(key): \(value)") }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import ActionLabTestSupport
+import Foundation
+import Testing
+
+/// Sweeps through the real executable: parallel workers and kill -9 give the same leaderboard
+/// as one uninterrupted worker.
+@Suite(.serialized) struct SweepCommandTests {
+    /// A 2 × 2 grid × 2 seeds = 8 short trials on the real BasicMotions recordings.
+    static func makeProject() throws -> TemporaryDirectory {
+        let project = try TemporaryDirectory(prefix: "actionlab-sweep")
+        let train = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
+        let test = try TestData.file("uea/BasicMotions/BasicMotions_TEST.ts")
+        _ = try writeFixture("""
+            {
+              name: "tiny-sweep",
+              dataset: {
+                sources: [{ format: "uea", path: "\(train.path)" }],
+                test: { sources: [{ format: "uea", path: "\(test.path)" }] },
+              },
+              features: { layout: "accelerometer-gyroscope", frameRate: 10, cache: "cache" },
+              windows: { duration: 5 },
+              model: { channels: [16, 16], kernelSizes: [5, 3] },
+              training: { epochs: 4, seeds: [1, 2] },
+              sweep: { grid: { "windows.duration": [5, 10], augmentation: ["none", "full"] } },
+            }
+            """, named: "experiments/sweep.json5", in: project.url)
+        return project
+    }
+
+    /// The leaderboard without its last column (training seconds, which depends on the machine).
+    static func leaderboardWithoutTimes(_ folder: URL) throws -> [String] {
+        try String(contentsOf: folder.appendingPathComponent("leaderboard.csv"), encoding: .utf8)
+            .split(separator: "\n").map { line in line.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",") }
+    }
+
+    static func trialIDs(_ folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("trials").path).sorted()
+    }
+
+    @Test func parallelWorkersAndAResumedKilledRunMatchOneWorker() throws {
+        let project = try Self.makeProject()
+        let serial = try CommandLineTool.run(["run", "experiments/sweep.json5", "--output", "serial", "--jobs", "1"], in: project.url)
+        #expect(serial.status == 0, "stderr: \(serial.errorOutput)")
+        let serialFolder = project.file("serial")
+        #expect(try Self.trialIDs(serialFolder).count == 8)
+
+        let parallel = try CommandLineTool.run(["run", "experiments/sweep.json5", "--output", "parallel", "--jobs", "2"], in: project.url)
+        #expect(parallel.status == 0, "stderr: \(parallel.errorOutput)")
+        #expect(try Self.leaderboardWithoutTimes(project.file("parallel")) == Self.leaderboardWithoutTimes(serialFolder))
+        #expect(try Self.trialIDs(project.file("parallel")) == Self.trialIDs(serialFolder))
+        for id in try Self.trialIDs(serialFolder) {
+            let a = try Data(contentsOf: serialFolder.appendingPathComponent("trials/\(id)/metrics.json"))
+            let b = try Data(contentsOf: project.file("parallel/trials/\(id)/metrics.json"))
+            #expect(a == b, "trial \(id) differs between --jobs 1 and --jobs 2")
+        }
+
+        // kill -9 once three trials have finished, then resume the folder.
+        let killed = project.file("killed")
+        let process = Process()
+        process.executableURL = try CommandLineTool.executable
+        process.arguments = ["run", "experiments/sweep.json5", "--output", killed.path]
+        process.currentDirectoryURL = project.url
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning {
+            let finished = (try? Self.trialIDs(killed))?.filter { !$0.contains(".partial-") }.count ?? 0
+            if finished >= 3 { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(process.isRunning, "the run finished before it could be killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: killed.appendingPathComponent("leaderboard.csv").path))
+
+        let resumed = try CommandLineTool.run(["run", killed.path], in: project.url)
+        #expect(resumed.status == 0, "stderr: \(resumed.errorOutput)")
+        #expect(resumed.errorOutput.contains("trials finished, running"))
+        #expect(try Self.trialIDs(killed) == Self.trialIDs(serialFolder), "partial folders must be gone and every trial present once")
+        #expect(try Self.leaderboardWithoutTimes(killed) == Self.leaderboardWithoutTimes(serialFolder))
+
+        // A second resume has nothing left to do.
+        let again = try CommandLineTool.run(["run", killed.path], in: project.url)
+        #expect(again.status == 0)
+        #expect(again.errorOutput.contains("8 of 8 trials finished, running 0"))
+    }
+
+    @Test func singleTrialCommandRunsOneIndexAndRejectsOthers() throws {
+        let project = try Self.makeProject()
+        // Make the folder without running trials: validate first, then run trial 0 by itself.
+        let validate = try CommandLineTool.run(["validate", "experiments/sweep.json5"], in: project.url)
+        #expect(validate.status == 0, "stderr: \(validate.errorOutput)")
+        #expect(validate.output.contains("Sweep: 4 configurations × seeds = 8 trials"))
+        #expect(validate.output.contains("windows.duration: 5, 10"))
+
+        let missing = try CommandLineTool.run(["trial", "nowhere", "0"], in: project.url)
+        #expect(missing.status == 1)
+        #expect(missing.errorOutput.contains("is not a sweep folder"))
+    }
+
+    @Test func contradictoryGridCellIsAnErrorNamingTheCell() throws {
+        let project = try TemporaryDirectory(prefix: "actionlab-sweep")
+        let train = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
+        _ = try writeFixture("""
+            {
+              name: "contradiction",
+              dataset: { sources: [{ format: "uea", path: "\(train.path)" }] },
+              features: { layout: "accelerometer-gyroscope", frameRate: 10 },
+              windows: { size: 50 },
+              sweep: { grid: { "windows.duration": [5, 10], "training.seeds": [[1]] } },
+            }
+            """, named: "bad.json5", in: project.url)
+        let result = try CommandLineTool.run(["validate", "bad.json5"], in: project.url)
+        #expect(result.status == 1)
+        #expect(result.errorOutput.contains("cannot sweep 'training.seeds'"), "stderr: \(result.errorOutput)")
+        // Once the seeds axis is removed, 5 s agrees with 50 frames at 10 fps but 10 s does not.
+        _ = try writeFixture("""
+            {
+              name: "contradiction",
+              dataset: { sources: [{ format: "uea", path: "\(train.path)" }] },
+              features: { layout: "accelerometer-gyroscope", frameRate: 10 },
+              windows: { size: 50 },
+              sweep: { grid: { "windows.duration": [5, 10] } },
+            }
+            """, named: "bad.json5", in: project.url)
+        let cell = try CommandLineTool.run(["validate", "bad.json5"], in: project.url)
+        #expect(cell.status == 1)
+        #expect(cell.errorOutput.contains("sweep cell 1 (windows.duration=10)"), "stderr: \(cell.errorOutput)")
+        #expect(!cell.errorOutput.contains("sweep cell 0"), "stderr: \(cell.errorOutput)")
+    }
+}
