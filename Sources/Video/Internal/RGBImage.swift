@@ -9,6 +9,10 @@ struct RGBImage {
     /// The height in pixels.
     var height: Int
 
+    /// The side in pixels of the square tiles a quarter-turn copies at a time, so that the
+    /// source rows a tile reads stay in the CPU cache (a quarter turn reads columns).
+    private static let tileSize = 32
+
     /// The pixels turned counterclockwise by `degrees` (0, 90, 180 or 270), packed without
     /// padding.
     ///
@@ -22,28 +26,37 @@ struct RGBImage {
         let swaps = degrees == 90 || degrees == 270
         let outputWidth = swaps ? height : width
         let outputHeight = swaps ? width : height
+        // The source byte of displayed pixel (x, y) is origin + x * stepX + y * stepY (the
+        // formulas above, expanded).
+        let (origin, stepX, stepY): (Int, Int, Int) =
+            switch degrees {
+            case 0: (0, channels, rowStride)
+            case 90: ((width - 1) * channels, rowStride, -channels)
+            case 180: ((height - 1) * rowStride + (width - 1) * channels, -channels, -rowStride)
+            default: ((height - 1) * rowStride, -rowStride, channels)
+            }
         let pixels = [UInt8](unsafeUninitializedCapacity: outputWidth * outputHeight * channels) { buffer, count in
             guard let output = buffer.baseAddress else { return }
+            let outputStride = outputWidth * channels
             if degrees == 0 {
-                let rowBytes = width * channels
                 for y in 0..<height {
-                    (output + y * rowBytes).update(from: base + y * rowStride, count: rowBytes)
+                    (output + y * outputStride).update(from: base + y * rowStride, count: outputStride)
                 }
             } else {
-                for y in 0..<outputHeight {
-                    let outputRow = output + y * outputWidth * channels
-                    for x in 0..<outputWidth {
-                        let (sourceX, sourceY): (Int, Int) =
-                            switch degrees {
-                            case 90: (width - 1 - y, x)
-                            case 180: (width - 1 - x, height - 1 - y)
-                            default: (y, height - 1 - x)
+                let tile = swaps ? Self.tileSize : max(outputWidth, 1)
+                for tileY in stride(from: 0, to: outputHeight, by: tile) {
+                    for tileX in stride(from: 0, to: outputWidth, by: tile) {
+                        for y in tileY..<min(tileY + tile, outputHeight) {
+                            var source = base + origin + tileX * stepX + y * stepY
+                            var target = output + y * outputStride + tileX * channels
+                            for _ in tileX..<min(tileX + tile, outputWidth) {
+                                target[0] = source[0]
+                                target[1] = source[1]
+                                target[2] = source[2]
+                                source += stepX
+                                target += channels
                             }
-                        let source = base + sourceY * rowStride + sourceX * channels
-                        let target = outputRow + x * channels
-                        target[0] = source[0]
-                        target[1] = source[1]
-                        target[2] = source[2]
+                        }
                     }
                 }
             }
