@@ -238,7 +238,8 @@ public final class VideoDecoder {
         return lastTimestamp.map { $0 + fallbackFrameDuration } ?? 0
     }
 
-    /// A duration in time-base units as seconds, with a single rounding.
+    /// A duration in time-base units as seconds: the product `ticks × num` is exact (below 2⁵³),
+    /// so the result is `ticks × num / den` rounded once.
     private func seconds(_ ticks: Int64) -> Double {
         Double(ticks) * Double(timeBase.num) / Double(timeBase.den)
     }
