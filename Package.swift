@@ -46,12 +46,14 @@ let package = Package(
         .executableTarget(name: "actionlab", dependencies: ["Experiment", "NeuralNetwork", "SyntheticData"]),
         // ActionLab's pose-only rate for scripts/bench-pose.
         .executableTarget(name: "pose-benchmark", dependencies: ["Pose"]),
+        // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.
+        .executableTarget(name: "video-benchmark", dependencies: ["Video"]),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
         .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
-        .testTarget(name: "VideoTests", dependencies: ["Video"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "ActionLabTestSupport"]),
         .testTarget(name: "AtomicFilesTests", dependencies: ["AtomicFiles", "ActionLabTestSupport"]),
         .testTarget(name: "JSON5Tests", dependencies: ["JSON5"]),
         .testTarget(name: "PoseTests", dependencies: ["Pose", "ActionLabTestSupport"]),
