@@ -13,6 +13,8 @@ let usage = """
                                    and summary (default DIR: <output.directory>/<name>/<UTC time>;
                                    --jobs: trials at once, in worker processes;
                                    --threads: BLAS threads per trial, default training.threads)
+      run MANIFEST --prepare [--output DIR]
+                                   create the sweep folder and cache the data, run no trial
       run SWEEP_DIR [--jobs N]     resume a sweep folder: finished trials are kept
       trial SWEEP_DIR INDEX        run one trial of a sweep folder (for cluster schedulers)
       synth --output DIR [--classes a,b,...] [--sequences-per-class N] [--seed S]
