@@ -33,8 +33,8 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
     case noSuchTrial(index: Int, count: Int)
     /// A report file (`curves.csv`, `confusion_test.csv`, `complete.json`, ...) is missing or malformed.
     case unreadableReport(path: String, reason: String)
-    /// A folder given to compare is neither a sweep folder nor a finished trial folder.
-    case notARunFolder(path: String, reason: String)
+    /// A folder given to compare is not a sweep folder with finished trials nor a finished trial folder.
+    case notComparable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -72,9 +72,8 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
             return "no trial \(index): the sweep has trials 0 to \(count - 1)"
         case let .unreadableReport(path, reason):
             return "\(path): cannot read the report file: \(reason)"
-        case let .notARunFolder(path, reason):
-            return "\(path) is neither a sweep folder (with sweep.json) nor a finished trial folder "
-                + "(with complete.json, as in <sweep>/trials/<id>): \(reason)"
+        case let .notComparable(path, reason):
+            return "\(path): cannot compare: \(reason)"
         }
     }
 }
