@@ -31,8 +31,15 @@ public struct Comparison: Sendable {
 
     /// One setting that differs: its path and each run's value (nil where a run lacks it).
     public struct Difference: Sendable, Equatable {
+        /// The dotted setting path.
         public var path: String
+        /// Each run's value as canonical JSON text, nil where the run lacks the setting.
         public var values: [String?]
+
+        public init(path: String, values: [String?]) {
+            self.path = path
+            self.values = values
+        }
     }
 
     /// Number of distinct setting paths over all runs.

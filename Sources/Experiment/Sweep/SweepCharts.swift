@@ -112,7 +112,7 @@ public struct SweepCharts {
         let matrix = try RunReport.readConfusion(from: trialFolder(trial, folder).appendingPathComponent("confusion_test.csv"))
         return Heatmap(
             title: "\(plan.base.name): test confusion matrix (windows)",
-            subtitle: subtitle(trial) + ", accuracy \(NumberFormat.fixed(matrix.accuracy, digits: 3)) of \(matrix.total)",
+            subtitle: subtitle(trial) + ", accuracy \(NumberFormat.fixed(matrix.accuracy, digits: 3)) over \(matrix.total) windows",
             matrix: matrix)
     }
 
