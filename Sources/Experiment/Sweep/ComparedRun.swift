@@ -60,7 +60,7 @@ public struct ComparedRun: Sendable {
         let name = "\(record.name)/\(folder.standardizedFileURL.lastPathComponent)"
         let rows = allConfigurations ? leaderboard.rows : [leaderboard.rows[0]]
         return rows.enumerated().map { rank, row in
-            let values = row.values.map { "\($0.path)=\(SweepCharts.display($0.value))" }.joined(separator: ", ")
+            let values = row.values.map(\.assignment).joined(separator: ", ")
             let count = plan.cells.count
             let which = count == 1
                 ? "sweep '\(record.name)' (one configuration)"
@@ -76,7 +76,7 @@ public struct ComparedRun: Sendable {
     private static func trialRun(_ folder: URL) throws -> ComparedRun {
         let outcome: TrialOutcome = try decode(folder.appendingPathComponent(TrialRunner.completionMarker))
         let file: TrialConfigurationFile = try decode(folder.appendingPathComponent("config.json"))
-        let values = outcome.values.map { "\($0.path)=\(SweepCharts.display($0.value))" }.joined(separator: ", ")
+        let values = outcome.values.map(\.assignment).joined(separator: ", ")
         return ComparedRun(
             folder: folder, label: "trial \(outcome.id)",
             summary: "trial \(outcome.id) of '\(file.configuration.name)', seed \(outcome.seed)" + (values.isEmpty ? "" : ": \(values)"),

@@ -115,6 +115,6 @@ public struct Comparison: Sendable {
 
     /// A value as a Markdown cell: JSON strings without their quotes, code-formatted.
     private static func cell(_ json: String) -> String {
-        "`\(SweepCharts.display(json))`"
+        "`\(Trial.SweptValue.display(json))`"
     }
 }

@@ -1,6 +1,5 @@
 import AtomicFiles
 import Foundation
-import JSON5
 
 /// The SVG charts of a sweep folder, in `charts/`, linked from `summary.md`:
 ///
@@ -125,11 +124,11 @@ public struct SweepCharts {
             let statistics = Statistics(values)
             let configurations = rows.compactMap { row -> (label: String, mean: Double)? in
                 guard let selection = row.selection else { return nil }
-                let label = others.map { path in "\(path)=\(row.values.first { $0.path == path }.map { Self.display($0.value) } ?? "")" }
+                let label = others.compactMap { path in row.values.first { $0.path == path }?.assignment }
                 return (label.isEmpty ? "configuration \(row.cell)" : label.joined(separator: ", "), selection)
             }
             return MetricByParameterChart.Group(
-                label: Self.display(value), numericValue: Self.number(value), mean: statistics.mean,
+                label: Trial.SweptValue.display(value), numericValue: Trial.SweptValue.number(value), mean: statistics.mean,
                 standardDeviation: statistics.standardDeviation, trials: values.count, configurations: configurations)
         }
         let unit = Self.units[parameter].map { " (\($0))" } ?? ""
@@ -148,7 +147,7 @@ public struct SweepCharts {
 
     /// `trial 1a2b…, seed 1: windows.duration=5, augmentation=full`.
     private func subtitle(_ trial: TrialOutcome) -> String {
-        let values = trial.values.map { "\($0.path)=\(Self.display($0.value))" }.joined(separator: ", ")
+        let values = trial.values.map(\.assignment).joined(separator: ", ")
         return "trial \(trial.id), seed \(trial.seed)" + (values.isEmpty ? "" : ": \(values)")
     }
 
@@ -168,16 +167,6 @@ public struct SweepCharts {
         case .trainAccuracy: return "training accuracy"
         case .testAccuracy: return "test accuracy"
         }
-    }
-
-    /// A swept value's canonical JSON text as shown: strings without quotes, the rest as is.
-    static func display(_ json: String) -> String {
-        (try? JSON5Value(parsing: json))?.stringValue ?? json
-    }
-
-    /// The number a swept value's canonical JSON text holds, or nil if it holds something else.
-    static func number(_ json: String) -> Double? {
-        (try? JSON5Value(parsing: json))?.numberValue?.doubleValue
     }
 
     /// A swept path as a file name: characters other than `A-Z a-z 0-9 . _ -` become `_`.
