@@ -38,12 +38,17 @@ public struct Heatmap: Sendable {
         let cell = min(max(480 / Double(count), 28), 64)
         let widest = labels.map { ChartStyle.textWidth($0, size: ChartStyle.tickSize) }.max() ?? 0
         let rotate = widest > cell - 6
-        let gridLeft = 24 + 10 + widest + 10
-        let gridTop = subtitle == nil ? 44.0 : 62.0
         let gridSize = cell * Double(count)
         let columnLabelHeight = rotate ? widest * sin(35 * Double.pi / 180) + 16 : 18
+        // Row labels, grid, colour bar; centred when the titles make the canvas wider.
+        let contentWidth = 24 + 10 + widest + 10 + gridSize + 24 + 12 + 44 + 22
+        let width = max(
+            contentWidth, ChartStyle.textWidth(title, size: ChartStyle.titleSize) + 32,
+            ChartStyle.textWidth(subtitle ?? "", size: ChartStyle.labelSize) + 32)
+        let left = (width - contentWidth) / 2
+        let gridLeft = left + 24 + 10 + widest + 10
+        let gridTop = subtitle == nil ? 44.0 : 62.0
         let scaleLeft = gridLeft + gridSize + 24
-        let width = max(scaleLeft + 12 + 44 + 22, ChartStyle.textWidth(title, size: ChartStyle.titleSize) + 32)
         let height = gridTop + gridSize + columnLabelHeight + 34
 
         var document = SVGDocument(width: width, height: height, title: title, summary: summary)
@@ -83,7 +88,7 @@ public struct Heatmap: Sendable {
                 : ChartStyle.text(label, x: x, y: gridTop + gridSize + 16, size: ChartStyle.tickSize, anchor: "middle"))
         }
         axes.append(ChartStyle.text(columnAxisLabel, x: gridLeft + gridSize / 2, y: height - 10, size: ChartStyle.labelSize, anchor: "middle"))
-        axes.append(ChartStyle.text(rowAxisLabel, x: 18, y: gridTop + gridSize / 2, size: ChartStyle.labelSize, anchor: "middle", rotation: -90))
+        axes.append(ChartStyle.text(rowAxisLabel, x: left + 18, y: gridTop + gridSize / 2, size: ChartStyle.labelSize, anchor: "middle", rotation: -90))
         document.append(SVGElement("g", [.init("aria-label", "axes")], children: axes))
         document.append(colorScale(left: scaleLeft, top: gridTop, height: gridSize))
         return document

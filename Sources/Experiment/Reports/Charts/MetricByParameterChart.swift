@@ -94,7 +94,7 @@ public struct MetricByParameterChart: Sendable {
         let frame = ChartFrame(
             width: width, height: height, title: title, subtitle: subtitle, xLabel: parameterLabel, yLabel: metricLabel,
             legend: legend, xLabelHeight: rotate ? widest * 0.58 + 8 : ChartStyle.tickSize)
-        let extents = groups.flatMap { [$0.mean - $0.standardDeviation, $0.mean + $0.standardDeviation] + $0.configurations.map(\.mean) }
+        let extents = groups.flatMap { [errorBar($0).lower, errorBar($0).upper] + $0.configurations.map(\.mean) }
         let y = LinearScale(covering: extents, range: (frame.plotBottom, frame.plotTop), bounds: yBounds, includeZero: !numeric)
 
         var document = SVGDocument(width: width, height: height, title: title, summary: summary)
@@ -126,8 +126,8 @@ public struct MetricByParameterChart: Sendable {
 
     /// One group's bar (if `bar` gives its width) or point, error bar and configuration dots.
     private func marks(_ group: Group, center: Double, y: LinearScale, bar: Double?) -> SVGElement {
-        let top = y.position(group.mean + group.standardDeviation)
-        let bottom = y.position(group.mean - group.standardDeviation)
+        let top = y.position(errorBar(group).upper)
+        let bottom = y.position(errorBar(group).lower)
         let meanY = y.position(group.mean)
         var children: [SVGElement] = []
         if let bar {
@@ -147,8 +147,12 @@ public struct MetricByParameterChart: Sendable {
         if bar == nil {
             children.append(SVGElement("circle", [.init("cx", center), .init("cy", meanY), .init("r", 4.5), .init("fill", Self.meanColor)]))
         } else {
+            // The mean inside the bar's foot, where neither the error bar nor the legend can cover it.
+            let zero = y.position(max(0, y.domain.lowerBound))
+            let inside = abs(zero - meanY) > 24
             children.append(ChartStyle.text(
-                NumberFormat.fixed(group.mean, digits: 3), x: center, y: min(top, meanY) - 6, size: ChartStyle.tickSize, anchor: "middle"))
+                NumberFormat.fixed(group.mean, digits: 3), x: center - 8, y: inside ? zero - 8 : min(zero, meanY) - 6,
+                size: ChartStyle.tickSize, anchor: "end", color: inside ? "#ffffff" : ChartStyle.textColor, bold: inside))
         }
         if group.configurations.count > 1 {
             let offset = bar.map { $0 / 2 + 8 } ?? 12
@@ -163,6 +167,14 @@ public struct MetricByParameterChart: Sendable {
         return SVGElement("g", [.init("aria-label", "\(parameterLabel) \(group.label)")], children: children).withTooltip(
             "\(group.label): \(metricLabel) \(NumberFormat.fixed(group.mean)) ± \(NumberFormat.fixed(group.standardDeviation)) "
                 + "(\(group.trials) trial\(group.trials == 1 ? "" : "s"), \(configurations) configuration\(configurations == 1 ? "" : "s"))")
+    }
+
+    /// The ends of a group's error bar, mean ± std, cut to ``yBounds`` (accuracy stops at 1).
+    private func errorBar(_ group: Group) -> (lower: Double, upper: Double) {
+        let lower = group.mean - group.standardDeviation
+        let upper = group.mean + group.standardDeviation
+        guard let yBounds else { return (lower, upper) }
+        return (max(lower, min(yBounds.lowerBound, group.mean)), min(upper, max(yBounds.upperBound, group.mean)))
     }
 
     /// The accessible description: every value's mean ± std.
