@@ -38,25 +38,32 @@ let package = Package(
         .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5", "AtomicFiles"]),
         // Generated skeleton datasets for tests and benchmarks; NeuralNetwork only for SeededGenerator.
         .target(name: "SyntheticData", dependencies: ["Pose", "NeuralNetwork", "AtomicFiles"]),
+        // ONNX (protobuf wire format) and safetensors writers.
+        .target(name: "ModelExport", dependencies: ["NeuralNetwork", "JSON5"]),
         .target(
             name: "Experiment",
-            dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "HDF5", "Video", "AtomicFiles"]),
+            dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "ModelExport", "HDF5", "Video", "AtomicFiles"]),
         .executableTarget(name: "actionlab", dependencies: ["Experiment", "NeuralNetwork", "SyntheticData"]),
         // ActionLab's pose-only rate for scripts/bench-pose.
         .executableTarget(name: "pose-benchmark", dependencies: ["Pose"]),
+        // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.
+        .executableTarget(name: "video-benchmark", dependencies: ["Video"]),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
         .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
-        .testTarget(name: "VideoTests", dependencies: ["Video"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "ActionLabTestSupport"]),
         .testTarget(name: "AtomicFilesTests", dependencies: ["AtomicFiles", "ActionLabTestSupport"]),
         .testTarget(name: "JSON5Tests", dependencies: ["JSON5"]),
         .testTarget(name: "PoseTests", dependencies: ["Pose", "ActionLabTestSupport"]),
         .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),
-        .testTarget(name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport"]),
+        .testTarget(
+            name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport", "HDF5"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "ExperimentTests", dependencies: ["Experiment", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,13 +1,44 @@
 #ifndef ACTIONLAB_CFFMPEG_SHIM_H
 #define ACTIONLAB_CFFMPEG_SHIM_H
+#include <errno.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
 #include <libavutil/avutil.h>
+#include <libavutil/display.h>
 #include <libavutil/error.h>
+#include <libavutil/frame.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
 
-/// AVERROR(EAGAIN) as a function: a macro Swift cannot import.
+// Macros Swift cannot import, as functions. Swift code never spells their values.
+
+/// AVERROR(EAGAIN): output is not available yet; send more input.
 static inline int cffmpeg_averror_eagain(void) { return AVERROR(EAGAIN); }
-/// AVERROR_EOF as a function.
+/// AVERROR_EOF: the end of the file, or of the decoder's output after a flush.
 static inline int cffmpeg_averror_eof(void) { return AVERROR_EOF; }
+/// AVERROR(ENOENT): no such file or directory.
+static inline int cffmpeg_averror_enoent(void) { return AVERROR(ENOENT); }
+/// AVERROR(ENOMEM): an allocation failed.
+static inline int cffmpeg_averror_enomem(void) { return AVERROR(ENOMEM); }
+/// AVERROR(EINVAL): an invalid argument, such as a pixel format libswscale cannot convert.
+static inline int cffmpeg_averror_einval(void) { return AVERROR(EINVAL); }
+/// AVERROR_INVALIDDATA: invalid data found when processing input.
+static inline int cffmpeg_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+/// AVERROR_STREAM_NOT_FOUND: av_find_best_stream found no stream of the requested type.
+static inline int cffmpeg_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
+/// AVERROR_DECODER_NOT_FOUND: the best stream's codec has no decoder in this build.
+static inline int cffmpeg_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+/// AV_ERROR_MAX_STRING_SIZE: the buffer size av_strerror needs.
+static inline int cffmpeg_error_max_string_size(void) { return AV_ERROR_MAX_STRING_SIZE; }
+/// AV_NOPTS_VALUE: an undefined timestamp.
+static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
+/// AV_FRAME_FLAG_CORRUPT: the decoded frame may contain errors.
+static inline int cffmpeg_frame_flag_corrupt(void) { return AV_FRAME_FLAG_CORRUPT; }
+/// AV_PKT_FLAG_CORRUPT: the demuxer read less data than the packet should hold.
+static inline int cffmpeg_packet_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
+/// AV_PIX_FMT_FLAG_RGB: the pixel format stores RGB, not YUV or gray.
+static inline uint64_t cffmpeg_pix_fmt_flag_rgb(void) { return AV_PIX_FMT_FLAG_RGB; }
+/// The number of int32 entries of a display matrix (3 x 3, AV_PKT_DATA_DISPLAYMATRIX).
+static inline int cffmpeg_display_matrix_count(void) { return 9; }
 #endif

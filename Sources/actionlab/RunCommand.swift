@@ -13,6 +13,7 @@ enum RunCommand {
             let parsed = try CommandLineArguments(arguments, valueOptions: ["output", "jobs", "threads"])
             let target = URL(fileURLWithPath: try parsed.singlePositional("MANIFEST or SWEEP_DIR"))
             let jobs = try parsed.positiveInteger("jobs") ?? 1
+            let threads = try parsed.positiveInteger("threads")
             var isDirectory: ObjCBool = false
             let isFolder = FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) && isDirectory.boolValue
             if isFolder && parsed.options["output"] != nil {
@@ -21,7 +22,7 @@ enum RunCommand {
             var runner = isFolder
                 ? try SweepRunner.resuming(target, log: Console.progress)
                 : SweepRunner(plan: try ValidateCommand.loadPlan(target), manifestURL: target, log: Console.progress)
-            if let threads = try parsed.positiveInteger("threads") {
+            if let threads {
                 runner.plan = try runner.plan.adjusting { $0.training.threads = threads }
             }
             let output = isFolder ? target : parsed.options["output"].map { URL(fileURLWithPath: $0, isDirectory: true) }

@@ -1,18 +1,25 @@
 import Experiment
 import Foundation
 
-/// `actionlab validate MANIFEST`: checks a manifest and every grid cell of its sweep without
-/// touching data or writing anything, and prints the resolved configuration, the grid and the
-/// trials it would run.
+/// `actionlab validate MANIFEST [--data]`: checks a manifest and every grid cell of its sweep
+/// without writing a report, and prints the resolved configuration, the grid and the trials it
+/// would run. With `--data` it also imports the data (through the feature cache) and runs the
+/// checks `run` makes before training.
 enum ValidateCommand {
     static let version = "actionlab \(Provenance.actionlabVersion)"
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus {
-            let parsed = try CommandLineArguments(arguments, valueOptions: [])
+            let parsed = try CommandLineArguments(arguments, valueOptions: [], flags: ["data"])
             let plan = try loadPlan(URL(fileURLWithPath: try parsed.singlePositional("MANIFEST")))
             print(plan.base.planDescription(), terminator: "")
             print(plan.gridDescription())
+            if parsed.options["data"] != nil {
+                let lines = try SweepRunner(plan: plan, manifestURL: nil, log: Console.progress).checkData()
+                print("Data (imported or read from the feature cache, checked against the windows):")
+                for line in lines { print("  " + line) }
+                print()
+            }
             print("resolved configuration (without grid values):")
             print(plan.base.resolvedJSON())
         }

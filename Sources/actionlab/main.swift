@@ -6,7 +6,8 @@ let usage = """
     usage: actionlab <command> [options]
 
     commands:
-      validate MANIFEST            check a manifest; print the resolved configuration and the runs
+      validate MANIFEST [--data]   check a manifest (and with --data its data); print the
+                                   resolved configuration, the grid and the trials
       run MANIFEST [--output DIR] [--jobs N] [--threads N]
                                    run every trial (grid cell × seed), write the leaderboard
                                    and summary (default DIR: <output.directory>/<name>/<UTC time>;
@@ -25,6 +26,9 @@ let usage = """
                                    motions (classes: arm-raise, squat, jumping-jack,
                                    walking-in-place, idle, arm-circles, side-bend, punch;
                                    default: the first six, 20 each, seed 0, 30 fps, 3 s)
+      export DIR --output OUTDIR [--trial ID] [--format onnx,safetensors,h5]
+                                   export the best trial of a report (highest validation
+                                   accuracy), or the trial folder DIR, with a model card
       info                         print versions, the CPU and the OpenBLAS kernel in use
 
     environment:
@@ -56,6 +60,8 @@ case "synth":
     status = SynthCommand.main(arguments)
 case "info":
     status = InfoCommand.main(arguments)
+case "export":
+    status = ExportCommand.main(arguments)
 case "-h", "--help", "help":
     print(usage)
     status = 0

@@ -49,6 +49,22 @@ public enum PythonOracle {
         return true
     }
 
+    /// Whether every module in `modules` imports; records a test failure naming the missing ones
+    /// and how to install them when not.
+    public static func requireModules(_ modules: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
+        let result = try run("import " + modules.joined(separator: ", "))
+        if result.status != 0 {
+            Issue.record(
+                """
+                Python modules \(modules.joined(separator: ", ")) cannot be imported by '\(interpreter)' (run \
+                scripts/setup, which installs them into .venv, and set ACTIONLAB_PYTHON=$PWD/.venv/bin/python): \
+                \(result.errorOutput)
+                """, sourceLocation: sourceLocation)
+            return false
+        }
+        return true
+    }
+
     /// Runs `script`, records a failure with its stderr if it exits non-zero, and decodes its
     /// stdout as JSON.
     public static func json(

@@ -47,7 +47,7 @@ final class LogLines: @unchecked Sendable {
 
     /// Acceptance: mean test accuracy over three seeds ≥ 0.95 (published 1-NN baselines:
     /// BasicMotions 0.975 with DTW, GunPoint 0.913 with Euclidean distance).
-    @Test(arguments: ["basicmotions", "gunpoint"])
+    @Test(arguments: ["basicmotions", "gunpoint", "basicmotions-stgcn"])
     func meanTestAccuracyOverThreeSeedsBeatsTheBar(name: String) throws {
         let scratch = try TemporaryDirectory()
         let runner = try Self.runner(name, scratch: scratch.url)

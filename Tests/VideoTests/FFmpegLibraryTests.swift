@@ -1,3 +1,4 @@
+import ActionLabTestSupport
 import Testing
 import Video
 
@@ -12,5 +13,20 @@ import Video
             #expect((parts.first ?? 0) >= 5, "\(name) major version \(version) is implausibly old")
         }
         #expect(FFmpegLibrary.versionInfo != "unknown")
+    }
+}
+
+@Suite struct FFmpegLogLevelTests {
+    @Test func quietStillRecordsFFmpegsMessagesInErrors() throws {
+        let previous = FFmpegLibrary.logLevel
+        FFmpegLibrary.logLevel = .quiet
+        defer { FFmpegLibrary.logLevel = previous }
+        #expect(FFmpegLibrary.logLevel == .quiet)
+
+        let directory = try TemporaryDirectory()
+        let file = try writeFixture(String(repeating: "not a video\n", count: 100), named: "noise.mp4", in: directory.url)
+        let error = try #require(throws: VideoError.self) { try VideoDecoder(url: file) }
+        #expect(error.kind == .unrecognizedFormat)
+        #expect(error.ffmpegLog.contains { $0.contains("moov atom not found") }, "\(error)")
     }
 }

@@ -56,9 +56,16 @@ extension ExperimentConfiguration {
                 + "\(overlap), \(shortSequences)")
         let steps = augmentation.steps.map(\.kind).joined(separator: ", ")
         lines.append("Augmentation: '\(augmentation.pipeline)'" + (steps.isEmpty ? " (none)" : " (\(steps))"))
-        lines.append(
-            "Model: \(model.kind.rawValue.uppercased()), channels \(model.channels), kernel sizes \(model.kernelSizes), "
-                + "dropout \(model.dropout.manifestText)")
+        if model.kind.isGraphModel {
+            let graph = layout.edges.isEmpty ? "identity graph (layout has no edges)" : "skeleton graph of \(Self.count(layout.edges.count, "edge"))"
+            lines.append(
+                "Model: \(model.kind.rawValue.uppercased()) over the \(graph), edge importance \(model.edgeImportance ? "on" : "off"), "
+                    + "dropout \(model.dropout.manifestText)")
+        } else {
+            lines.append(
+                "Model: \(model.kind.rawValue.uppercased()), channels \(model.channels), kernel sizes \(model.kernelSizes), "
+                    + "dropout \(model.dropout.manifestText)")
+        }
         lines.append("Training: " + trainingDescription)
         lines.append("Evaluation: sequence prediction by \(evaluation.aggregation == .mean ? "mean window probability" : "majority vote of windows")")
         lines.append("Output: \(output.directory.appendingPathComponent(name).path)/<timestamp>")

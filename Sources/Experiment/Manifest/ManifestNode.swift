@@ -42,6 +42,12 @@ struct ManifestNode {
         return string
     }
 
+    /// The value as a Boolean (`true` or `false`).
+    func bool() -> Bool? {
+        guard let bool = value.boolValue else { return reportWrongType(expected: "a Boolean") }
+        return bool
+    }
+
     /// The value as a finite number within `bounds`.
     func double(_ bounds: NumericBounds = .any) -> Double? {
         guard let number = value.numberValue?.doubleValue else { return reportWrongType(expected: "a number") }

@@ -90,6 +90,26 @@ public struct SweepRunner {
         return folder
     }
 
+    /// Imports (or reads from the cache) every dataset of the plan and checks it against each
+    /// configuration's windows, as `run` does before it writes anything; returns one line per
+    /// dataset and split (`actionlab validate --data`).
+    /// - Throws: What `run` would throw for the data.
+    public func checkData() throws -> [String] {
+        var lines: [String] = []
+        var described = Set<DatasetKey>()
+        for (key, dataset) in try loadDatasets() where !described.contains(key) {
+            described.insert(key)
+            lines.append("classes: \(dataset.labels.joined(separator: ", "))")
+            for split in RunReport.splitOrder {
+                let sequences = dataset.sequences(of: split)
+                guard !sequences.isEmpty else { continue }
+                let frames = sequences.map(\.sequence.frameCount)
+                lines.append("\(split): \(sequences.count) sequences, \(frames.min() ?? 0) to \(frames.max() ?? 0) frames")
+            }
+        }
+        return lines
+    }
+
     /// Runs trial `index` of the sweep in `folder` (the worker side of `jobs > 1`, and what a
     /// cluster scheduler's array task calls).
     public static func runTrial(index: Int, in folder: URL, log: @escaping (String) -> Void) throws {

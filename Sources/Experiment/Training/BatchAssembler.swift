@@ -2,8 +2,9 @@ import NeuralNetwork
 
 /// Gathers windows into the model's input layout.
 ///
-/// A `WindowSet` stores windows as `[N, T, C, J]`; temporal models take `[B, C * J, T]`
-/// (each frame's keypoints flattened into channels, time last, as a 1-D convolution expects).
+/// A `WindowSet` stores windows as `[N, T, C, J]`; every model takes `[B, C * J, T]`
+/// (each frame's keypoints flattened into channels, feature `c * J + j`, time last, as a 1-D
+/// convolution expects). Graph models (ST-GCN) rearrange that to `[B, C, T, J]` themselves.
 enum BatchAssembler {
     /// The windows at `indices` as a `[B, C * J, T]` tensor, `B = indices.count`.
     /// - Parameter augment: Called with each window's index and a copy of its `[T, C, J]`

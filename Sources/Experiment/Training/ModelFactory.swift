@@ -1,26 +1,56 @@
 import NeuralNetwork
+import Pose
 
 /// Builds the classifier a manifest's `model` section names.
 enum ModelFactory {
-    /// A freshly initialized model.
+    /// A freshly initialized model taking the trainer's `[N, C·J, T]` batches.
     /// - Parameters:
     ///   - configuration: The manifest's `model` section.
-    ///   - inputChannels: Values per frame, `C * J`.
+    ///   - layout: The skeleton layout of the windows (`features.layout`): `C` channels and `J`
+    ///     joints; graph models build their graph from its edges (``graph(for:)``).
     ///   - classCount: Number of classes.
     ///   - generator: The initialization stream; the model's weights depend only on it.
-    /// - Throws: `TemporalConvolutionalNetwork.InvalidConfiguration` for settings the manifest
+    /// - Throws: `TemporalConvolutionalNetwork.InvalidConfiguration` or
+    ///   `SpatialTemporalGraphConvolutionalNetwork.InvalidConfiguration` for settings the manifest
     ///   validation let through but the model rejects (fewer than two classes).
     static func make(
-        _ configuration: ModelConfiguration, inputChannels: Int, classCount: Int, using generator: inout SeededGenerator
+        _ configuration: ModelConfiguration, layout: SkeletonLayout, classCount: Int,
+        using generator: inout SeededGenerator
     ) throws -> any Classifier {
+        let preset: SpatialTemporalGraphConvolutionalNetwork.Preset
         switch configuration.kind {
         case .tcn:
             return try TemporalConvolutionalNetwork(
                 configuration: .init(
-                    inputChannels: inputChannels, classCount: classCount, channels: configuration.channels,
-                    kernelSizes: configuration.kernelSizes, dropout: Float(configuration.dropout)),
+                    inputChannels: layout.channelCount * layout.jointCount, classCount: classCount,
+                    channels: configuration.channels, kernelSizes: configuration.kernelSizes,
+                    dropout: Float(configuration.dropout)),
                 using: &generator)
+        case .stgcn: preset = .stgcn
+        case .stgcnSmall: preset = .stgcnSmall
         }
+        return try SpatialTemporalGraphConvolutionalNetwork(
+            configuration: .init(
+                channelCount: layout.channelCount, graph: graph(for: layout), classCount: classCount,
+                blocks: preset.blocks, edgeImportance: configuration.edgeImportance,
+                dropout: Float(configuration.dropout)),
+            using: &generator)
+    }
+
+    /// The graph an ST-GCN uses for a layout.
+    ///
+    /// A layout with edges gets st-gcn's spatial-configuration graph (3 partitions) centred on
+    /// its `neck` joint if it has one (joint 1 of Vision-18, as st-gcn's `openpose` layout), else
+    /// on its most central joint (smallest eccentricity). A layout without edges (sensor channels)
+    /// gets the identity graph (1 partition): each joint is convolved on its own and joints meet
+    /// in the global pooling.
+    ///
+    /// - Parameter layout: The skeleton layout.
+    /// - Returns: The graph over the layout's `J` joints.
+    static func graph(for layout: SkeletonLayout) -> SpatialGraph {
+        SpatialGraph(
+            jointCount: layout.jointCount, edges: layout.edges.map { ($0.first, $0.second) },
+            center: layout.joints.firstIndex(of: "neck"))
     }
 }
 

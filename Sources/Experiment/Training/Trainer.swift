@@ -42,8 +42,8 @@ public struct Trainer: Sendable {
         let seed = UInt64(seed)
         var initialization = SeededGenerator(seed: seed, purpose: "initialization")
         let model = try ModelFactory.make(
-            configuration.model, inputChannels: train.channelCount * train.jointCount,
-            classCount: train.labels.count, using: &initialization)
+            configuration.model, layout: configuration.features.layout, classCount: train.labels.count,
+            using: &initialization)
         let optimizer = OptimizerFactory.make(settings)
         let augmentation = try AugmentationPipeline(
             name: configuration.augmentation.pipeline, steps: configuration.augmentation.steps, layout: configuration.features.layout)

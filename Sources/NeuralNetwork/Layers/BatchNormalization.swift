@@ -1,8 +1,8 @@
 /// Batch normalization per channel (Ioffe & Szegedy, "Batch Normalization", ICML 2015), with the
-/// exact semantics of PyTorch's `nn.BatchNorm1d`.
+/// exact semantics of PyTorch's `nn.BatchNorm1d` and, for rank-4 input, `nn.BatchNorm2d`.
 ///
-/// Input `[N, C]` or `[N, C, T]`; statistics are per channel over the `m = N` or `m = N·T`
-/// values of that channel. Output has the input's shape:
+/// Input `[N, C]`, `[N, C, T]` or `[N, C, T, V]`; statistics are per channel over the `m = N`,
+/// `m = N·T` or `m = N·T·V` values of that channel. Output has the input's shape:
 ///
 /// `y = γ · (x − μ) / √(σ² + ε) + β`
 ///
@@ -58,12 +58,12 @@ public final class BatchNormalization: Layer {
     /// Normalizes a batch, updating the running statistics in training mode.
     ///
     /// - Parameters:
-    ///   - x: Input `[N, C]` or `[N, C, T]`.
+    ///   - x: Input `[N, C]`, `[N, C, T]` or `[N, C, T, V]`.
     ///   - training: Whether to use (and record) batch statistics rather than running ones.
     /// - Returns: The normalized batch, same shape as `x`.
     public func forward(_ x: Tensor, training: Bool) -> Tensor {
-        precondition((x.rank == 2 || x.rank == 3) && x.shape[1] == channels,
-                     "BatchNormalization expects [N, \(channels)] or [N, \(channels), T], got \(x.shape)")
+        precondition((2...4).contains(x.rank) && x.shape[1] == channels,
+                     "BatchNormalization expects [N, \(channels)], [N, \(channels), T] or [N, \(channels), T, V], got \(x.shape)")
         let layout = Layout(x.shape)
         let m = layout.batch * layout.length
         var mean = [Double](repeating: 0, count: channels)
@@ -160,7 +160,7 @@ public final class BatchNormalization: Layer {
         return gradInput
     }
 
-    /// Index arithmetic for `[N, C]` (length 1) and `[N, C, T]` buffers.
+    /// Index arithmetic for `[N, C]` (length 1), `[N, C, T]` and `[N, C, T, V]` (length `T·V`) buffers.
     private struct Layout {
         let batch: Int
         let channels: Int
@@ -169,7 +169,7 @@ public final class BatchNormalization: Layer {
         init(_ shape: [Int]) {
             batch = shape[0]
             channels = shape[1]
-            length = shape.count == 3 ? shape[2] : 1
+            length = shape.dropFirst(2).reduce(1, *)
         }
 
         /// Calls `body` with the flat index of every element of channel `c`.

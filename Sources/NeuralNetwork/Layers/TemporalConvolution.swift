@@ -1,4 +1,5 @@
-/// A one-dimensional convolution over time (PyTorch's `nn.Conv1d` with `groups = 1`).
+/// A convolution over time (PyTorch's `nn.Conv1d` with `groups = 1`, or `nn.Conv2d` with a
+/// `k×1` kernel on rank-4 input).
 ///
 /// Input `[N, inChannels, T]`, output `[N, outChannels, T_out]` with
 /// `T_out = ⌊(T + 2p − d(k − 1) − 1) / s⌋ + 1` (the `Conv1d` shape formula in PyTorch's
@@ -6,10 +7,15 @@
 ///
 /// `y[n, o, t] = b[o] + Σ_c Σ_j W[o, c, j] · x[n, c, t·s − p + j·d]`
 ///
-/// Computed as im2col — a `[inChannels·k, N·T_out]` matrix of input patches for the whole
-/// batch — followed by one `sgemm` with the `[outChannels, inChannels·k]` weight. The backward
-/// pass uses `sgemm` for the weight gradient and for the patch gradient, which col2im scatters
-/// back to the input.
+/// A rank-4 input `[N, inChannels, T, V]` (a graph model's joints `V`) is convolved over `T` for
+/// every `v` independently with the same filters, giving `[N, outChannels, T_out, V]`: st-gcn's
+/// temporal convolution `nn.Conv2d(C, C, (k, 1), (s, 1), (p, 0))` (`net/st_gcn.py`), whose weight
+/// `[out, in, k, 1]` is this layer's `[out, in, k]`.
+///
+/// Computed as im2col — a `[inChannels·k, N·T_out·V]` matrix of input patches for the whole
+/// batch (`V = 1` for rank-3 input) — followed by one `sgemm` with the `[outChannels, inChannels·k]`
+/// weight. The backward pass uses `sgemm` for the weight gradient and for the patch gradient,
+/// which col2im scatters back to the input.
 public final class TemporalConvolution: Layer {
     /// How much zero padding to add at each end of the time axis.
     public enum Padding: Hashable, Sendable {
@@ -39,7 +45,7 @@ public final class TemporalConvolution: Layer {
     public let bias: Parameter?
 
     private var inputShape: [Int] = [0, 0, 0]
-    /// im2col matrix of the last forward input, `[inChannels·k, N·T_out]`.
+    /// im2col matrix of the last forward input, `[inChannels·k, N·T_out·V]`.
     private var columns = Tensor(zeros: [0, 0])
 
     /// Creates a convolution with PyTorch's default initialization, U(±1/√(inChannels·k)) for
@@ -115,62 +121,64 @@ public final class TemporalConvolution: Layer {
     /// Convolves a batch.
     ///
     /// - Parameters:
-    ///   - x: Input `[N, inChannels, T]`.
+    ///   - x: Input `[N, inChannels, T]` or `[N, inChannels, T, V]`.
     ///   - training: Unused; the layer behaves the same in both modes.
-    /// - Returns: Output `[N, outChannels, T_out]`.
+    /// - Returns: Output `[N, outChannels, T_out]` or `[N, outChannels, T_out, V]`.
     public func forward(_ x: Tensor, training: Bool) -> Tensor {
-        precondition(x.rank == 3 && x.shape[1] == inChannels,
-                     "TemporalConvolution expects [N, \(inChannels), T], got \(x.shape)")
-        let (batch, length) = (x.shape[0], x.shape[2])
-        let outLength = outputLength(inputLength: length)
-        precondition(outLength > 0, "TemporalConvolution: input of \(length) frames is shorter than the filter")
+        precondition((x.rank == 3 || x.rank == 4) && x.shape[1] == inChannels,
+                     "TemporalConvolution expects [N, \(inChannels), T] or [N, \(inChannels), T, V], got \(x.shape)")
+        let geometry = Geometry(x.shape, outLength: outputLength(inputLength: x.shape[2]))
+        precondition(geometry.outLength > 0, "TemporalConvolution: input of \(geometry.length) frames is shorter than the filter")
         inputShape = x.shape
-        columns = Tensor(zeros: [inChannels * kernelSize, batch * outLength])
+        columns = Tensor(zeros: [inChannels * kernelSize, geometry.columnCount])
         x.withUnsafeBufferPointer { source in
             columns.withUnsafeMutableBufferPointer { target in
-                forEachTap(batch: batch, length: length, outLength: outLength) { inputIndex, columnIndex in
+                forEachTap(geometry) { inputIndex, columnIndex in
                     target[columnIndex] = source[inputIndex]
                 }
             }
         }
 
-        // Y'[o, n·T_out + t] = W[o, :] · columns[:, n·T_out + t]
-        var product = Tensor(zeros: [outChannels, batch * outLength])
+        // Y'[o, (n, t, v)] = W[o, :] · columns[:, (n, t, v)]
+        var product = Tensor(zeros: [outChannels, geometry.columnCount])
         multiply(weight.value, .none, columns, .none, into: &product,
-                 m: outChannels, n: batch * outLength, k: inChannels * kernelSize, beta: 0)
-        var output = Self.swapLeadingAxes(product, outer: outChannels, middle: batch, inner: outLength)
+                 m: outChannels, n: geometry.columnCount, k: inChannels * kernelSize, beta: 0)
+        let plane = geometry.outLength * geometry.width
+        var output = product.swappingAxes(
+            outer: 1, outChannels, geometry.batch, inner: plane, shape: geometry.outputShape(outChannels))
         if let bias {
-            addChannelBias(bias.value, to: &output, batch: batch, channels: outChannels, inner: outLength)
+            addChannelBias(bias.value, to: &output, batch: geometry.batch, channels: outChannels, inner: plane)
         }
-        return output.reshaped([batch, outChannels, outLength])
+        return output
     }
 
     /// Accumulates ∂W and ∂b and returns ∂x for the last forward call.
     ///
-    /// - Parameter gradOutput: ∂loss/∂y, `[N, outChannels, T_out]`.
-    /// - Returns: ∂loss/∂x, `[N, inChannels, T]`.
+    /// - Parameter gradOutput: ∂loss/∂y, `[N, outChannels, T_out]` or `[N, outChannels, T_out, V]`.
+    /// - Returns: ∂loss/∂x, `[N, inChannels, T]` or `[N, inChannels, T, V]`.
     public func backward(_ gradOutput: Tensor) -> Tensor {
-        let (batch, length) = (inputShape[0], inputShape[2])
-        let outLength = outputLength(inputLength: length)
-        precondition(gradOutput.shape == [batch, outChannels, outLength],
+        let geometry = Geometry(inputShape, outLength: outputLength(inputLength: inputShape[2]))
+        precondition(gradOutput.shape == geometry.outputShape(outChannels),
                      "TemporalConvolution.backward: gradient shape \(gradOutput.shape)")
+        let plane = geometry.outLength * geometry.width
         if let bias {
             accumulateChannelSums(of: gradOutput, into: &bias.gradient,
-                                  batch: batch, channels: outChannels, inner: outLength)
+                                  batch: geometry.batch, channels: outChannels, inner: plane)
         }
-        let gradProduct = Self.swapLeadingAxes(gradOutput, outer: batch, middle: outChannels, inner: outLength)
+        let gradProduct = gradOutput.swappingAxes(
+            outer: 1, geometry.batch, outChannels, inner: plane, shape: [outChannels, geometry.columnCount])
         let patchSize = inChannels * kernelSize
         // ∂W[o, r] += Σ_col ∂Y'[o, col] · columns[r, col]
         multiply(gradProduct, .none, columns, .transpose, into: &weight.gradient,
-                 m: outChannels, n: patchSize, k: batch * outLength, beta: 1)
+                 m: outChannels, n: patchSize, k: geometry.columnCount, beta: 1)
         // ∂columns[r, col] = Σ_o W[o, r] · ∂Y'[o, col]
-        var gradColumns = Tensor(zeros: [patchSize, batch * outLength])
+        var gradColumns = Tensor(zeros: [patchSize, geometry.columnCount])
         multiply(weight.value, .transpose, gradProduct, .none, into: &gradColumns,
-                 m: patchSize, n: batch * outLength, k: outChannels, beta: 0)
+                 m: patchSize, n: geometry.columnCount, k: outChannels, beta: 0)
         var gradInput = Tensor(zeros: inputShape)
         gradColumns.withUnsafeBufferPointer { source in
             gradInput.withUnsafeMutableBufferPointer { target in
-                forEachTap(batch: batch, length: length, outLength: outLength) { inputIndex, columnIndex in
+                forEachTap(geometry) { inputIndex, columnIndex in
                     target[inputIndex] += source[columnIndex]
                 }
             }
@@ -178,48 +186,55 @@ public final class TemporalConvolution: Layer {
         return gradInput
     }
 
+    /// The extents of one forward call: `[N, C, T]` is treated as `[N, C, T, 1]`.
+    private struct Geometry {
+        let batch: Int
+        let length: Int
+        let width: Int
+        let outLength: Int
+        let isRank4: Bool
+
+        init(_ shape: [Int], outLength: Int) {
+            batch = shape[0]
+            length = shape[2]
+            width = shape.count == 4 ? shape[3] : 1
+            isRank4 = shape.count == 4
+            self.outLength = outLength
+        }
+
+        /// Columns of the im2col matrix, `N·T_out·V`.
+        var columnCount: Int { batch * outLength * width }
+
+        func outputShape(_ channels: Int) -> [Int] {
+            isRank4 ? [batch, channels, outLength, width] : [batch, channels, outLength]
+        }
+    }
+
     /// Calls `body(inputIndex, columnIndex)` for every tap that reads a real (non-padding) frame.
     ///
-    /// `inputIndex` addresses `x[n, c, t·s − p + j·d]` in an `[N, inChannels, T]` buffer and
-    /// `columnIndex` addresses `columns[c·k + j, n·T_out + t]`. im2col copies along this map and
-    /// col2im adds along it, so the two are adjoint by construction.
+    /// `inputIndex` addresses `x[n, c, t·s − p + j·d, v]` in an `[N, inChannels, T, V]` buffer and
+    /// `columnIndex` addresses `columns[c·k + j, (n·T_out + t)·V + v]`. im2col copies along this
+    /// map and col2im adds along it, so the two are adjoint by construction.
     @inline(__always)
-    private func forEachTap(
-        batch: Int, length: Int, outLength: Int, _ body: (_ inputIndex: Int, _ columnIndex: Int) -> Void
-    ) {
-        let columnCount = batch * outLength
+    private func forEachTap(_ geometry: Geometry, _ body: (_ inputIndex: Int, _ columnIndex: Int) -> Void) {
+        let (batch, length, outLength, width) = (geometry.batch, geometry.length, geometry.outLength, geometry.width)
+        let columnCount = geometry.columnCount
         for c in 0..<inChannels {
             for j in 0..<kernelSize {
                 let row = (c * kernelSize + j) * columnCount
                 let offset = j * dilation - padding
                 for n in 0..<batch {
                     let inputBase = (n * inChannels + c) * length
-                    let columnBase = row + n * outLength
+                    let columnBase = row + n * outLength * width
                     for t in 0..<outLength {
                         let source = t * stride + offset
-                        if source >= 0 && source < length {
-                            body(inputBase + source, columnBase + t)
-                        }
+                        guard source >= 0 && source < length else { continue }
+                        let from = (inputBase + source) * width
+                        let to = columnBase + t * width
+                        for v in 0..<width { body(from + v, to + v) }
                     }
                 }
             }
         }
-    }
-
-    /// Reorders a `[A, B, inner]` buffer to `[B, A, inner]`.
-    private static func swapLeadingAxes(_ tensor: Tensor, outer: Int, middle: Int, inner: Int) -> Tensor {
-        var result = Tensor(zeros: [middle, outer, inner])
-        tensor.withUnsafeBufferPointer { source in
-            result.withUnsafeMutableBufferPointer { target in
-                for a in 0..<outer {
-                    for b in 0..<middle {
-                        let from = (a * middle + b) * inner
-                        let to = (b * outer + a) * inner
-                        for i in 0..<inner { target[to + i] = source[from + i] }
-                    }
-                }
-            }
-        }
-        return result
     }
 }

@@ -5,7 +5,8 @@
 /// `((i0 * d1 + i1) * d2 + i2) ... * dk + ik` in ``values``, as in NumPy's C order.
 ///
 /// Layers use the shapes `[N, C]` (batch, channels or features) and `[N, C, T]`
-/// (batch, channels, time steps), as PyTorch's `Linear` and `Conv1d` do.
+/// (batch, channels, time steps), as PyTorch's `Linear` and `Conv1d` do, and graph layers
+/// `[N, C, T, V]` (batch, channels, time steps, joints), as st-gcn's `Conv2d`s do.
 public struct Tensor: Hashable, Sendable {
     /// The extent of each dimension, outermost first, for example `[N, C, T]`.
     public private(set) var shape: [Int]
