@@ -251,20 +251,12 @@ public struct SweepRunner {
         return failures.messages.sorted()
     }
 
-    /// `leaderboard.csv` and `summary.md` from the finished trials.
+    /// `leaderboard.csv`, the charts and `summary.md` from the finished trials.
     private func writeReports(_ folder: URL) throws {
-        let outcomes = plan.trials.compactMap { TrialRunner.outcome(of: $0, in: folder) }
-        var timings: [String: TrialTiming] = [:]
-        for outcome in outcomes {
-            let url = folder.appendingPathComponent("trials/\(outcome.id)/timing.json")
-            if let data = try? Data(contentsOf: url), let timing = try? JSONDecoder().decode(TrialTiming.self, from: data) {
-                timings[outcome.id] = timing
-            }
-        }
-        let leaderboard = Leaderboard(
-            metric: plan.sweep.selection, parameters: plan.sweep.axes.map(\.path), outcomes: outcomes, timings: timings)
+        let leaderboard = Leaderboard(plan: plan, folder: folder)
         try AtomicFile.write(leaderboard.csvTable.csv, to: folder.appendingPathComponent("leaderboard.csv"))
-        let summary = SweepSummary(plan: plan, leaderboard: leaderboard, missing: plan.trials.count - outcomes.count)
+        try SweepCharts.write(plan: plan, leaderboard: leaderboard, folder: folder)
+        let summary = SweepSummary(plan: plan, leaderboard: leaderboard, missing: plan.trials.count - leaderboard.finishedTrials)
         try AtomicFile.write(summary.markdown, to: folder.appendingPathComponent("summary.md"))
         log("summary: \(folder.appendingPathComponent("summary.md").path)")
     }
