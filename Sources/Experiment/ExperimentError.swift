@@ -31,6 +31,12 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
     case trialsFailed([String])
     /// A trial index outside the sweep.
     case noSuchTrial(index: Int, count: Int)
+    /// `training.classWeights` does not fit the data.
+    case invalidClassWeights(String)
+    /// Early stopping or best-weight restoring needs validation windows, and there are none.
+    case missingValidation(reason: String)
+    /// A checkpoint to resume from does not belong to this run or cannot be restored.
+    case incompatibleCheckpoint(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -66,6 +72,12 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
             return "\(messages.count) trial\(messages.count == 1 ? "" : "s") failed:\n" + messages.joined(separator: "\n")
         case let .noSuchTrial(index, count):
             return "no trial \(index): the sweep has trials 0 to \(count - 1)"
+        case let .invalidClassWeights(message):
+            return message
+        case let .missingValidation(reason):
+            return "no validation windows: \(reason)"
+        case let .incompatibleCheckpoint(path, reason):
+            return "\(path): cannot resume from this checkpoint: \(reason)"
         }
     }
 }
