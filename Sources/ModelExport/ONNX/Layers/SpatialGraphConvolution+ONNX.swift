@@ -10,25 +10,26 @@ extension SpatialGraphConvolution: ONNXLayerExportable {
     /// ReduceSum over K (keepdims 0); Reshape [1, C_out, T, V]
     /// ```
     ///
-    /// Initializers: `path.weight` (the state dictionary's `[K·C_out, C_in]` viewed as
-    /// `[K·C_out, C_in, 1, 1]`), `path.bias`, and `path.adjacency`, the constant effective
-    /// adjacency `A ⊙ M` (the learned edge importance folded in).
+    /// Initializers keep the state dictionary's names and shapes: `path.weight` `[K·C_out, C_in]`
+    /// (reshaped in the graph to `[K·C_out, C_in, 1, 1]`), `path.bias`, `path.edgeImportance`
+    /// `M` (multiplied in the graph), plus the constant graph `path.adjacency` `A`.
     public func appendONNXNodes(input: String, path: String, to graph: inout ONNXGraphBuilder) throws -> String {
         let (partitions, joints) = (self.graph.partitionCount, self.graph.jointCount)
-        var adjacency = self.graph.adjacency
-        if let edgeImportance {
-            for index in 0..<adjacency.count { adjacency.values[index] *= edgeImportance.value.values[index] }
-        }
-        let weight = try graph.addInitializer(
-            path + "." + self.weight.name, tensor: self.weight.value.reshaped([partitions * outChannels, inChannels, 1, 1]))
+        let weight = try graph.addReshaped(
+            path + "." + self.weight.name, tensor: self.weight.value, to: [partitions * outChannels, inChannels, 1, 1])
         let convolution = graph.addNode(
             "Conv", inputs: [input, weight, try graph.addInitializer(path + "." + bias.name, tensor: bias.value)],
             output: path + ".convolution", attributes: [.init("kernel_shape", .ints([1, 1]))])
+        var adjacency = try graph.addInitializer(path + ".adjacency", tensor: self.graph.adjacency)
+        if let edgeImportance {
+            let importance = try graph.addInitializer(path + "." + edgeImportance.name, tensor: edgeImportance.value)
+            adjacency = graph.addNode("Mul", inputs: [adjacency, importance], output: path + ".effectiveAdjacency")
+        }
         let split = graph.addNode(
             "Reshape", inputs: [convolution, try graph.addInitializer(path + ".partitionShape", int64s: [1, Int64(partitions), -1, Int64(joints)])],
             output: path + ".partitions")
         let aggregated = graph.addNode(
-            "MatMul", inputs: [split, try graph.addInitializer(path + ".adjacency", tensor: adjacency)], output: path + ".aggregated")
+            "MatMul", inputs: [split, adjacency], output: path + ".aggregated")
         let summed = graph.addNode(
             "ReduceSum", inputs: [aggregated, try graph.addInitializer(path + ".partitionAxis", int64s: [1])],
             output: path + ".summed", attributes: [.init("keepdims", .int(0))])

@@ -24,8 +24,8 @@ extension SpatialTemporalGraphBlock: ONNXLayerExportable {
 
 extension ONNXGraphBuilder {
     /// Appends layers that run on frames of joints, `[N, C, T, V]`: a ``TemporalConvolution``
-    /// becomes a 2-D `Conv` with kernel `k×1` (its weight `[out, in, k]` viewed as
-    /// `[out, in, k, 1]`, strides `[s, 1]`, pads `[p, 0, p, 0]`, dilations `[d, 1]`), a
+    /// becomes a 2-D `Conv` with kernel `k×1` (its weight initializer `[out, in, k]` reshaped in
+    /// the graph to `[out, in, k, 1]`, strides `[s, 1]`, pads `[p, 0, p, 0]`, dilations `[d, 1]`), a
     /// ``Sequential`` is walked, and every other layer uses its own translation.
     ///
     /// - Throws: ``ONNXExportError/unsupportedLayer(path:type:)`` for a layer without a translation.
@@ -34,9 +34,9 @@ extension ONNXGraphBuilder {
         for (name, layer) in layers {
             let layerPath = path.isEmpty ? name : path + "." + name
             if let convolution = layer as? TemporalConvolution {
-                var inputs = [value, try addInitializer(
-                    layerPath + "." + convolution.weight.name,
-                    tensor: convolution.weight.value.reshaped([convolution.outChannels, convolution.inChannels, convolution.kernelSize, 1]))]
+                var inputs = [value, try addReshaped(
+                    layerPath + "." + convolution.weight.name, tensor: convolution.weight.value,
+                    to: [convolution.outChannels, convolution.inChannels, convolution.kernelSize, 1])]
                 if let bias = convolution.bias {
                     inputs.append(try addInitializer(layerPath + "." + bias.name, tensor: bias.value))
                 }
