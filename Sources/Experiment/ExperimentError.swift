@@ -35,6 +35,12 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
     case unreadableReport(path: String, reason: String)
     /// A folder given to compare is not a sweep folder with finished trials nor a finished trial folder.
     case notComparable(path: String, reason: String)
+    /// `training.classWeights` does not fit the data.
+    case invalidClassWeights(String)
+    /// Early stopping or best-weight restoring needs validation windows, and there are none.
+    case missingValidation(reason: String)
+    /// A checkpoint to resume from does not belong to this run or cannot be restored.
+    case incompatibleCheckpoint(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -74,6 +80,12 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
             return "\(path): cannot read the report file: \(reason)"
         case let .notComparable(path, reason):
             return "\(path): cannot compare: \(reason)"
+        case let .invalidClassWeights(message):
+            return message
+        case let .missingValidation(reason):
+            return "no validation windows: \(reason)"
+        case let .incompatibleCheckpoint(path, reason):
+            return "\(path): cannot resume from this checkpoint: \(reason)"
         }
     }
 }

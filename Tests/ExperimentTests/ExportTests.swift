@@ -2,6 +2,7 @@ import ActionLabTestSupport
 import Experiment
 import FeatureCache
 import Foundation
+import SyntheticData
 import Testing
 
 /// `actionlab export`'s library side: the selection rule, errors that name what is missing, and
@@ -142,6 +143,75 @@ import Testing
         #expect(difference <= 1e-5)
         #expect(summary["windows"] as? Int == 40)
         print("export check: \(summary)")
+    }
+
+    /// `mlp` and `stgcn-small` trials export to ONNX graphs that onnxruntime evaluates to
+    /// ActionLab's probabilities within 1e-5 on the real test windows.
+    @Test(arguments: [ModelConfiguration.Kind.mlp, .stgcnSmall])
+    func otherModelKindsExportToEquivalentONNX(kind: ModelConfiguration.Kind) throws {
+        let scratch = try TemporaryDirectory()
+        _ = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
+        let manifest = TestData.packageRoot.appendingPathComponent("experiments/basicmotions.json5")
+        let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting {
+            $0.features.cache = scratch.file("cache")
+            $0.output.directory = scratch.file("reports")
+            $0.training.epochs = 3
+            $0.training.seeds = [1]
+            $0.model = ModelConfiguration(kind: kind, hiddenUnits: 32)
+        }
+        try Self.checkExport(plan: plan, manifest: manifest, scratch: scratch, expectedWindows: 40)
+    }
+
+    /// A body-pose model with `model.normalizeInput` (centring and scaling inside the model)
+    /// exports to ONNX that takes raw keypoints, on SYNTHETIC Vision-18 data.
+    @Test(arguments: [ModelConfiguration.Kind.tcn, .stgcnSmall])
+    func normalizedBodyPoseModelsExportToEquivalentONNX(kind: ModelConfiguration.Kind) throws {
+        let scratch = try TemporaryDirectory()
+        let dataset = SyntheticDataset(actions: Array(SyntheticAction.defaultSet.prefix(3)), sequencesPerClass: 8, seed: 2)
+        try dataset.write(to: scratch.file("data/synthetic"))
+        let manifest = TestData.packageRoot.appendingPathComponent("experiments/synthetic.json5")
+        let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: scratch.url).adjusting {
+            $0.features.cache = scratch.file("cache")
+            $0.output.directory = scratch.file("reports")
+            $0.training.epochs = 2
+            $0.training.seeds = [1]
+            $0.model = ModelConfiguration(kind: kind, channels: [8], kernelSizes: [3], normalizeInput: true)
+        }
+        try Self.checkExport(plan: plan, manifest: manifest, scratch: scratch, expectedWindows: nil, split: "validation")
+    }
+
+    /// Runs the plan, exports its best trial and compares onnxruntime with ActionLab's `Evaluator`.
+    static func checkExport(
+        plan: SweepPlan, manifest: URL, scratch: TemporaryDirectory, expectedWindows: Int?, split: String = "test",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let configuration = plan.base
+        let report = try SweepRunner(plan: plan, manifestURL: manifest).run()
+        let output = scratch.file("export")
+        let result = try ModelExporter().export(from: report, to: output)
+        let artifacts = try TrialArtifacts(folder: result.selection.chosen.folder)
+        let model = try artifacts.makeModel()
+        let dataset = try DatasetLoader(configuration: configuration, cache: FeatureCache(directory: configuration.features.cache)).load()
+        let windows = try WindowBuilder(
+            windowSize: configuration.windows.size, stride: configuration.windows.stride,
+            frameRate: configuration.windows.frameRate, padding: configuration.windows.padding,
+            treatsZeroJointsAsUndetected: configuration.features.layout.marksUndetectedJointsWithZeros
+        ).windows(of: split == "test" ? dataset.test : dataset.validation, labels: dataset.labels)
+        let expected = Evaluator(batchSize: 16, aggregation: .mean).predict(model, on: windows).probabilities
+        let windowsFile = scratch.file("windows.f32")
+        let expectedFile = scratch.file("expected.f32")
+        try littleEndianData(windows.values).write(to: windowsFile)
+        try littleEndianData(expected).write(to: expectedFile)
+        guard try PythonOracle.requireModules(["h5py", "numpy", "onnx", "onnxruntime", "safetensors"]) else { return }
+        let script = try String(contentsOf: TestData.packageRoot.appendingPathComponent("scripts/check-onnx.py"), encoding: .utf8)
+        let summary = try #require(try PythonOracle.json(script, arguments: [
+            output.path, windowsFile.path, "\(windows.count)", "\(windows.windowSize)", "\(windows.channelCount)",
+            "\(windows.jointCount)", expectedFile.path, "\(windows.labels.count)",
+        ]) as? [String: Any], sourceLocation: sourceLocation)
+        let difference = try #require(summary["max_abs_difference"] as? Double, sourceLocation: sourceLocation)
+        #expect(difference <= 1e-5, "\(configuration.model.kind.rawValue): \(summary)", sourceLocation: sourceLocation)
+        if let expectedWindows { #expect(summary["windows"] as? Int == expectedWindows, sourceLocation: sourceLocation) }
+        print("export check (\(configuration.model.kind.rawValue)): \(summary)")
     }
 
     static func littleEndianData(_ values: [Float]) -> Data {

@@ -72,7 +72,8 @@ public struct TrialArtifacts {
         let model: any Classifier
         do {
             model = try ModelFactory.make(
-                configuration.model, layout: configuration.features.layout, classCount: labels.count, using: &unused)
+                configuration.model, layout: configuration.features.layout, windowSize: configuration.windows.size,
+                classCount: labels.count, using: &unused)
             try model.load(stateDictionary: checkpoint.model)
         } catch {
             throw ExportError.inconsistentTrial(

@@ -61,10 +61,16 @@ extension ExperimentConfiguration {
             lines.append(
                 "Model: \(model.kind.rawValue.uppercased()) over the \(graph), edge importance \(model.edgeImportance ? "on" : "off"), "
                     + "dropout \(model.dropout.manifestText)")
+        } else if model.kind == .mlp {
+            lines.append(
+                "Model: MLP over the flattened window, \(Self.count(model.hiddenUnits, "hidden unit")), dropout \(model.dropout.manifestText)")
         } else {
             lines.append(
                 "Model: \(model.kind.rawValue.uppercased()), channels \(model.channels), kernel sizes \(model.kernelSizes), "
                     + "dropout \(model.dropout.manifestText)")
+        }
+        if model.normalizeInput {
+            lines.append("Input normalization: x, y centred on the neck (else the mean detected joint), scaled by the mean joint distance")
         }
         lines.append("Training: " + trainingDescription)
         lines.append("Evaluation: sequence prediction by \(evaluation.aggregation == .mean ? "mean window probability" : "majority vote of windows")")
@@ -91,8 +97,27 @@ extension ExperimentConfiguration {
             + "weight decay \(training.weightDecay.manifestText)"
         if training.optimizer == .sgd { optimizer += ", momentum \(training.momentum.manifestText)" }
         optimizer += ")"
-        return "\(Self.count(training.epochs, "epoch")), batch size \(training.batchSize), \(optimizer), "
+        var text = "\(Self.count(training.epochs, "epoch")), batch size \(training.batchSize), \(optimizer), "
             + "label smoothing \(training.labelSmoothing.manifestText), \(Self.count(training.threads, "BLAS thread")) per run"
+        let schedule = training.schedule
+        switch schedule.kind {
+        case .constant: break
+        case .step: text += ", step schedule (× \(schedule.gamma.manifestText) every \(Self.count(schedule.stepEpochs, "epoch")))"
+        case .cosine: text += ", cosine schedule down to \(schedule.minimumLearningRate.manifestText)"
+        }
+        if schedule.warmupEpochs > 0 { text += ", \(Self.count(schedule.warmupEpochs, "warm-up epoch"))" }
+        if let norm = training.gradientClipNorm { text += ", gradients clipped to norm \(norm.manifestText)" }
+        switch training.classWeights {
+        case nil: break
+        case .balanced: text += ", balanced class weights"
+        case .explicit: text += ", class weights given"
+        }
+        if let stopping = training.earlyStopping {
+            text += ", early stopping on \(stopping.metric.rawValue) (patience \(stopping.patience), "
+                + "minimum delta \(stopping.minimumDelta.manifestText))"
+                + (training.restoreBestWeights ? ", best epoch's weights kept" : "")
+        }
+        return text + ", checkpoint every \(Self.count(training.checkpointEvery, "epoch"))"
     }
 
     private static func describe(_ source: DataSource) -> String {

@@ -68,6 +68,7 @@ extension OutputConfiguration {
 extension TrainingConfiguration {
     private enum CodingKeys: String, CodingKey {
         case epochs, batchSize, optimizer, learningRate, weightDecay, momentum, labelSmoothing, seeds, threads
+        case schedule, gradientClipNorm, classWeights, earlyStopping, restoreBestWeights, checkpointEvery
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -81,6 +82,12 @@ extension TrainingConfiguration {
         try container.encode(labelSmoothing, forKey: .labelSmoothing)
         try container.encode(seeds, forKey: .seeds)
         try container.encode(threads, forKey: .threads)
+        try container.encode(schedule, forKey: .schedule)
+        try container.encodeIfPresent(gradientClipNorm, forKey: .gradientClipNorm)
+        try container.encodeIfPresent(classWeights, forKey: .classWeights)
+        try container.encodeIfPresent(earlyStopping, forKey: .earlyStopping)
+        if earlyStopping != nil { try container.encode(restoreBestWeights, forKey: .restoreBestWeights) }
+        try container.encode(checkpointEvery, forKey: .checkpointEvery)
     }
 
     public init(from decoder: Decoder) throws {
@@ -92,7 +99,44 @@ extension TrainingConfiguration {
             weightDecay: try container.decode(Double.self, forKey: .weightDecay),
             momentum: try container.decodeIfPresent(Double.self, forKey: .momentum) ?? TrainingConfiguration().momentum,
             labelSmoothing: try container.decode(Double.self, forKey: .labelSmoothing),
-            seeds: try container.decode([Int].self, forKey: .seeds), threads: try container.decode(Int.self, forKey: .threads))
+            seeds: try container.decode([Int].self, forKey: .seeds), threads: try container.decode(Int.self, forKey: .threads),
+            schedule: try container.decodeIfPresent(ScheduleConfiguration.self, forKey: .schedule) ?? .init(),
+            gradientClipNorm: try container.decodeIfPresent(Double.self, forKey: .gradientClipNorm),
+            classWeights: try container.decodeIfPresent(ClassWeighting.self, forKey: .classWeights),
+            earlyStopping: try container.decodeIfPresent(EarlyStoppingConfiguration.self, forKey: .earlyStopping),
+            restoreBestWeights: try container.decodeIfPresent(Bool.self, forKey: .restoreBestWeights) ?? false,
+            checkpointEvery: try container.decodeIfPresent(Int.self, forKey: .checkpointEvery) ?? TrainingConfiguration().checkpointEvery)
+    }
+}
+
+extension ModelConfiguration {
+    private enum CodingKeys: String, CodingKey { case kind, channels, kernelSizes, dropout, edgeImportance, hiddenUnits, normalizeInput }
+
+    /// Manifest form: settings of another kind are left out, as a manifest would leave them.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        if kind == .tcn {
+            try container.encode(channels, forKey: .channels)
+            try container.encode(kernelSizes, forKey: .kernelSizes)
+        }
+        if kind.isGraphModel { try container.encode(edgeImportance, forKey: .edgeImportance) }
+        if kind == .mlp { try container.encode(hiddenUnits, forKey: .hiddenUnits) }
+        try container.encode(dropout, forKey: .dropout)
+        try container.encode(normalizeInput, forKey: .normalizeInput)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = ModelConfiguration()
+        self.init(
+            kind: try container.decode(Kind.self, forKey: .kind),
+            channels: try container.decodeIfPresent([Int].self, forKey: .channels) ?? defaults.channels,
+            kernelSizes: try container.decodeIfPresent([Int].self, forKey: .kernelSizes) ?? defaults.kernelSizes,
+            dropout: try container.decode(Double.self, forKey: .dropout),
+            edgeImportance: try container.decodeIfPresent(Bool.self, forKey: .edgeImportance) ?? defaults.edgeImportance,
+            hiddenUnits: try container.decodeIfPresent(Int.self, forKey: .hiddenUnits) ?? defaults.hiddenUnits,
+            normalizeInput: try container.decodeIfPresent(Bool.self, forKey: .normalizeInput) ?? defaults.normalizeInput)
     }
 }
 
@@ -208,30 +252,3 @@ extension AugmentationStep {
     }
 }
 
-extension ModelConfiguration {
-    private enum CodingKeys: String, CodingKey { case kind, channels, kernelSizes, dropout, edgeImportance }
-
-    /// The settings of the chosen kind only: layer plans for `tcn`, edge importance for graph models.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        if kind.isGraphModel {
-            try container.encode(edgeImportance, forKey: .edgeImportance)
-        } else {
-            try container.encode(channels, forKey: .channels)
-            try container.encode(kernelSizes, forKey: .kernelSizes)
-        }
-        try container.encode(dropout, forKey: .dropout)
-    }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = ModelConfiguration()
-        self.init(
-            kind: try container.decode(Kind.self, forKey: .kind),
-            channels: try container.decodeIfPresent([Int].self, forKey: .channels) ?? defaults.channels,
-            kernelSizes: try container.decodeIfPresent([Int].self, forKey: .kernelSizes) ?? defaults.kernelSizes,
-            dropout: try container.decode(Double.self, forKey: .dropout),
-            edgeImportance: try container.decodeIfPresent(Bool.self, forKey: .edgeImportance) ?? defaults.edgeImportance)
-    }
-}

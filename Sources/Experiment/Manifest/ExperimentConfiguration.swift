@@ -72,8 +72,13 @@ extension ExperimentConfiguration {
         let dataset = object.section("dataset") { DatasetConfiguration(reading: $0, defaultFrameRate: frameRate) }
         let windows = object.section("windows") { WindowConfiguration(reading: $0, defaultFrameRate: frameRate) }
         let augmentation = AugmentationConfiguration(reading: object, layout: features.layout)
-        let model = object.section("model", ModelConfiguration.init(reading:))
+        let model = object.section("model") { ModelConfiguration(reading: $0, layout: features.layout) }
         let training = object.section("training", TrainingConfiguration.init(reading:))
+        if let training, training.earlyStopping != nil, dataset?.validation.strategy == ValidationConfiguration.Strategy.none {
+            object.member("training")?.report(
+                "contradictory values: \(object.path("training")).earlyStopping monitors the validation set, but "
+                    + "\(object.path("dataset")).validation.strategy is 'none'")
+        }
         let evaluation = object.section("evaluation", EvaluationConfiguration.init(reading:))
         let output = object.section("output", OutputConfiguration.init(reading:))
         _ = object.member("sweep")  // read by SweepPlan

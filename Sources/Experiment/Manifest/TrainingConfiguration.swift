@@ -28,11 +28,27 @@ public struct TrainingConfiguration: Sendable, Hashable, Codable {
     public var seeds: [Int]
     /// The number of BLAS threads of each run.
     public var threads: Int
+    /// How the learning rate changes from epoch to epoch.
+    public var schedule: ScheduleConfiguration
+    /// The largest global L2 norm of the gradients before each step (PyTorch's
+    /// `clip_grad_norm_`), or nil for no clipping.
+    public var gradientClipNorm: Double?
+    /// Weights of the classes in the loss, or nil for equal weights.
+    public var classWeights: ClassWeighting?
+    /// When to stop before ``epochs``, or nil to train every epoch.
+    public var earlyStopping: EarlyStoppingConfiguration?
+    /// Whether the saved weights are those of the best epoch by ``earlyStopping``'s metric
+    /// instead of the last epoch's; needs ``earlyStopping``.
+    public var restoreBestWeights: Bool
+    /// Epochs between the checkpoints a killed trial resumes from, at least 1.
+    public var checkpointEvery: Int
 
     /// Creates a training configuration; the defaults train 100 epochs of Adam with one seed.
     public init(
         epochs: Int = 100, batchSize: Int = 16, optimizer: Optimizer = .adam, learningRate: Double = 0.001,
-        weightDecay: Double = 0, momentum: Double = 0.9, labelSmoothing: Double = 0, seeds: [Int] = [0], threads: Int = 1
+        weightDecay: Double = 0, momentum: Double = 0.9, labelSmoothing: Double = 0, seeds: [Int] = [0], threads: Int = 1,
+        schedule: ScheduleConfiguration = .init(), gradientClipNorm: Double? = nil, classWeights: ClassWeighting? = nil,
+        earlyStopping: EarlyStoppingConfiguration? = nil, restoreBestWeights: Bool = false, checkpointEvery: Int = 10
     ) {
         self.epochs = epochs
         self.batchSize = batchSize
@@ -43,6 +59,12 @@ public struct TrainingConfiguration: Sendable, Hashable, Codable {
         self.labelSmoothing = labelSmoothing
         self.seeds = seeds
         self.threads = threads
+        self.schedule = schedule
+        self.gradientClipNorm = gradientClipNorm
+        self.classWeights = classWeights
+        self.earlyStopping = earlyStopping
+        self.restoreBestWeights = restoreBestWeights
+        self.checkpointEvery = checkpointEvery
     }
 }
 
@@ -59,6 +81,33 @@ extension TrainingConfiguration {
         object.read("labelSmoothing", into: &labelSmoothing) { $0.double(.unitInterval) }
         object.read("seeds", into: &seeds, Self.seeds(from:))
         object.read("threads", into: &threads) { $0.integer(.atLeast(1)) }
+        let scheduleNode = object.member("schedule")
+        schedule = object.section("schedule", ScheduleConfiguration.init(reading:)) ?? schedule
+        object.read("gradientClipNorm", into: &gradientClipNorm) { $0.double(.positive).map(Optional.some) }
+        object.read("classWeights", into: &classWeights) { ClassWeighting.read(from: $0).map(Optional.some) }
+        if let node = object.member("earlyStopping") {
+            earlyStopping = node.object(EarlyStoppingConfiguration.init(reading:))
+        }
+        let restoreOutcome = object.read("restoreBestWeights", into: &restoreBestWeights) { $0.bool() }
+        object.read("checkpointEvery", into: &checkpointEvery) { $0.integer(.atLeast(1)) }
+
+        if restoreOutcome == .valid, restoreBestWeights, object.member("earlyStopping") == nil {
+            object.member("restoreBestWeights")?.report(
+                "contradictory values: \(object.path("restoreBestWeights")) needs \(object.path("earlyStopping")), "
+                    + "whose metric picks the best epoch")
+        }
+        if let scheduleNode {
+            if schedule.warmupEpochs >= epochs {
+                scheduleNode.report(
+                    "contradictory values: \(object.path("schedule")).warmupEpochs (\(schedule.warmupEpochs)) must be less than "
+                        + "\(object.path("epochs")) (\(epochs))")
+            }
+            if schedule.kind == .cosine, schedule.minimumLearningRate >= learningRate {
+                scheduleNode.report(
+                    "contradictory values: \(object.path("schedule")).minimumLearningRate (\(schedule.minimumLearningRate.manifestText)) "
+                        + "must be less than \(object.path("learningRate")) (\(learningRate.manifestText))")
+            }
+        }
 
         if let momentumNode, optimizerOutcome != .invalid, optimizer != .sgd {
             momentumNode.report(

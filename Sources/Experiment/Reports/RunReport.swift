@@ -14,11 +14,15 @@ public struct RunReport {
     public var history: [EpochRecord]
     /// Metrics per split name (`train`, `validation`, `test`); splits without data are absent.
     public var metrics: [String: SplitMetrics]
+    /// The epoch whose weights were saved and scored (the last one unless the best epoch's
+    /// weights were restored); nil means the last epoch.
+    public var savedEpoch: Int?
 
-    public init(seed: Int, history: [EpochRecord], metrics: [String: SplitMetrics]) {
+    public init(seed: Int, history: [EpochRecord], metrics: [String: SplitMetrics], savedEpoch: Int? = nil) {
         self.seed = seed
         self.history = history
         self.metrics = metrics
+        self.savedEpoch = savedEpoch
     }
 
     /// Split names in report order.
@@ -47,9 +51,14 @@ public struct RunReport {
             row.enumerated().map { index, cell in index == 0 ? cell : (Double(cell).map { NumberFormat.fixed($0) } ?? cell) }
         }
         var text = "# Training curves (seed \(seed))\n\n"
+        let last = history.last?.epoch ?? 0
+        let saved = savedEpoch ?? last
+        let weights = saved == last ? "the saved weights are those after the last epoch" : "the saved weights are those after epoch \(saved)"
         if let best = bestValidationEpoch {
             text += "Best validation accuracy \(NumberFormat.fixed(best.validationAccuracy ?? 0)) at epoch \(best.epoch) "
-            text += "of \(history.count); the saved weights are those after the last epoch.\n\n"
+            text += "of \(history.count); \(weights).\n\n"
+        } else if saved != last {
+            text += "The saved weights are those after epoch \(saved) of \(history.count).\n\n"
         }
         return text + table.markdown
     }

@@ -261,15 +261,23 @@ public struct SweepRunner {
         log("summary: \(folder.appendingPathComponent("summary.md").path)")
     }
 
-    /// Removes `<id>.partial-<pid>` folders whose process is gone (left by a killed run).
+    /// Removes `<id>.partial-<pid>` folders whose process is gone (left by a killed run), except
+    /// those holding a checkpoint of an unfinished trial: ``TrialRunner`` resumes from them.
     private func removeAbandonedPartialFolders(in folder: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names {
             guard let marker = name.range(of: ".partial-", options: .backwards),
                   let pid = pid_t(name[marker.upperBound...]), pid > 0 else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
+                let partial = folder.appendingPathComponent(name)
+                let finished = FileManager.default.fileExists(atPath: folder.appendingPathComponent(String(name[..<marker.lowerBound])).path)
+                let resumable = FileManager.default.fileExists(atPath: partial.appendingPathComponent(TrialRunner.checkpointName).path)
+                if resumable && !finished {
+                    log("keeping \(name), left by a run that was killed: its trial resumes from its checkpoint")
+                    continue
+                }
                 log("removing \(name), left by a run that was killed")
-                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+                try? FileManager.default.removeItem(at: partial)
             }
         }
     }

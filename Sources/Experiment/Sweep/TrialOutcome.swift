@@ -32,11 +32,14 @@ public struct TrialOutcome: Sendable, Equatable, Codable {
     public var splits: [String: SplitScores]
     /// Epoch with the highest validation accuracy (earliest on ties); nil without validation data.
     public var bestEpoch: Int?
-    /// Epochs trained.
+    /// Epochs trained (fewer than `training.epochs` after early stopping).
     public var epochs: Int
+    /// The epoch whose weights were saved and scored: the last, or the best with
+    /// `training.restoreBestWeights`; nil in markers written before it was recorded.
+    public var savedEpoch: Int?
 
     enum CodingKeys: String, CodingKey {
-        case id, index, cell, seed, values, splits, bestEpoch = "best_epoch", epochs
+        case id, index, cell, seed, values, splits, bestEpoch = "best_epoch", epochs, savedEpoch = "saved_epoch"
     }
 
     init(trial: Trial, report: RunReport) {
@@ -53,6 +56,7 @@ public struct TrialOutcome: Sendable, Equatable, Codable {
         }
         bestEpoch = report.bestValidationEpoch?.epoch
         epochs = report.history.count
+        savedEpoch = report.savedEpoch ?? report.history.last?.epoch
     }
 }
 

@@ -6,8 +6,13 @@ import Pose
 
 /// Runs one trial of a sweep and puts its folder in place, exactly once.
 ///
-/// The trial is written into `trials/<id>.partial-<pid>/`; `complete.json` is written last,
-/// then the folder is renamed to `trials/<id>`. `rename(2)` onto an existing non-empty folder
+/// The trial is written into `trials/<id>.partial-<pid>/`: during training its checkpoint
+/// `checkpoint.h5` every `training.checkpointEvery` epochs, then the reports; `complete.json` is
+/// written last, the checkpoint removed, and the folder renamed to `trials/<id>`. A partial
+/// folder left by a killed process is adopted (renamed to this process's partial folder) and
+/// training resumes from its checkpoint: the folder name is the content-addressed trial id, so
+/// the checkpoint belongs to the same configuration and seed, and the result is bit-identical
+/// to an uninterrupted run. `rename(2)` onto an existing non-empty folder
 /// fails, so when two workers finish the same trial the second discards its copy: every trial
 /// completes exactly once, whatever runs in parallel or is killed.
 public struct TrialRunner {
@@ -20,6 +25,8 @@ public struct TrialRunner {
 
     /// Name of the completion marker inside a trial folder.
     public static let completionMarker = "complete.json"
+    /// Name of the training checkpoint inside a partial trial folder.
+    public static let checkpointName = "checkpoint.h5"
 
     /// The folder of `trial` inside `sweepFolder`.
     public static func folder(of trial: Trial, in sweepFolder: URL) -> URL {
@@ -52,39 +59,56 @@ public struct TrialRunner {
         guard let train = windows["train"] else { throw ExperimentError.emptySplit("train", reason: "no training sequences") }
 
         let prefix = "trial \(trial.index) [\(trial.id)] seed \(trial.seed)"
-        log("\(prefix): \(trial.label): training \(configuration.training.epochs) epochs on \(train.count) windows")
-        let epochs = configuration.training.epochs
-        let trainingStarted = Date()
-        let result = try Trainer(configuration: configuration).fit(train: train, validation: windows["validation"], seed: trial.seed) { record in
-            guard record.epoch == 1 || record.epoch % 10 == 0 || record.epoch == epochs else { return }
-            var line = "\(prefix) epoch \(record.epoch)/\(epochs): train loss \(NumberFormat.fixed(record.trainLoss)) "
-                + "accuracy \(NumberFormat.fixed(record.trainAccuracy))"
-            if let loss = record.validationLoss, let accuracy = record.validationAccuracy {
-                line += ", validation loss \(NumberFormat.fixed(loss)) accuracy \(NumberFormat.fixed(accuracy))"
-            }
-            log(line)
+        let destination = Self.folder(of: trial, in: sweepFolder)
+        let partial = destination.deletingLastPathComponent().appendingPathComponent("\(trial.id).partial-\(getpid())")
+        try? FileManager.default.removeItem(at: partial)
+        if let adopted = Self.adoptAbandonedPartialFolder(of: trial, as: partial) {
+            log("\(prefix): resuming from the checkpoint in \(adopted), left by a run that was killed")
         }
+        let epochs = configuration.training.epochs
+        let result: Trainer.Result
+        let trainingStarted = Date()
+        do {
+            try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
+            log("\(prefix): \(trial.label): training \(epochs) epochs on \(train.count) windows")
+            result = try Trainer(configuration: configuration).fit(
+                train: train, validation: windows["validation"], seed: trial.seed,
+                checkpoint: partial.appendingPathComponent(Self.checkpointName)
+            ) { record in
+                guard record.epoch == 1 || record.epoch % 10 == 0 || record.epoch == epochs else { return }
+                var line = "\(prefix) epoch \(record.epoch)/\(epochs): train loss \(NumberFormat.fixed(record.trainLoss)) "
+                    + "accuracy \(NumberFormat.fixed(record.trainAccuracy))"
+                if let loss = record.validationLoss, let accuracy = record.validationAccuracy {
+                    line += ", validation loss \(NumberFormat.fixed(loss)) accuracy \(NumberFormat.fixed(accuracy))"
+                }
+                log(line)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        if let resumed = result.resumedFromEpoch { log("\(prefix): resumed after epoch \(resumed)") }
+        if result.stoppedEarly { log("\(prefix): stopped early after epoch \(result.history.count)") }
         let trainingSeconds = Date().timeIntervalSince(trainingStarted)
         let evaluator = Evaluator(batchSize: configuration.training.batchSize, aggregation: configuration.evaluation.aggregation)
         var metrics: [String: SplitMetrics] = [:]
         for (split, set) in windows { metrics[split] = evaluator.evaluate(result.model, on: set) }
-        let report = RunReport(seed: trial.seed, history: result.history, metrics: metrics)
+        let report = RunReport(seed: trial.seed, history: result.history, metrics: metrics, savedEpoch: result.savedEpoch)
         let outcome = TrialOutcome(trial: trial, report: report)
 
-        let destination = Self.folder(of: trial, in: sweepFolder)
-        let partial = destination.deletingLastPathComponent().appendingPathComponent("\(trial.id).partial-\(getpid())")
-        try? FileManager.default.removeItem(at: partial)
         do {
-            try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
             try AtomicFile.writeJSON(TrialConfigurationFile(seed: trial.seed, trial: trial.id, configuration: configuration),
                                      to: partial.appendingPathComponent("config.json"))
             try AtomicFile.writeJSON(Provenance.current(seed: trial.seed, data: data.records), to: partial.appendingPathComponent("provenance.json"))
             try report.write(to: partial)
-            try Checkpoint(model: result.model.stateDictionary(), metadata: Self.weightsMetadata(trial: trial, labels: data.labels))
+            var weightsMetadata = Self.weightsMetadata(trial: trial, labels: data.labels)
+            weightsMetadata["saved_epoch"] = "\(result.savedEpoch)"
+            try Checkpoint(model: result.model.stateDictionary(), metadata: weightsMetadata)
                 .write(to: partial.appendingPathComponent("weights.h5"))
             try AtomicFile.writeJSON(TrialTiming(trainingSeconds: trainingSeconds, totalSeconds: Date().timeIntervalSince(started)),
                                      to: partial.appendingPathComponent("timing.json"))
             try AtomicFile.writeJSON(outcome, to: partial.appendingPathComponent(Self.completionMarker))
+            try? FileManager.default.removeItem(at: partial.appendingPathComponent(Self.checkpointName))
             try? AtomicFile.sync(path: partial.path, directory: true)
             if rename(partial.path, destination.path) != 0 {
                 let reason = String(cString: strerror(errno))
@@ -104,6 +128,23 @@ public struct TrialRunner {
                 + "\(NumberFormat.fixed(test.sequence.accuracy)) (sequences)")
         }
         return outcome
+    }
+
+    /// Renames a partial folder of `trial` left by a dead process, holding a checkpoint, to `partial`.
+    ///
+    /// `rename(2)` is atomic, so when several workers look at once exactly one adopts the folder.
+    /// - Returns: The adopted folder's name, or nil if there was none.
+    static func adoptAbandonedPartialFolder(of trial: Trial, as partial: URL) -> String? {
+        let trials = partial.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: trials.path)) ?? []
+        for name in names.sorted() where name.hasPrefix("\(trial.id).partial-") {
+            guard let pid = pid_t(name.dropFirst("\(trial.id).partial-".count)), pid > 0, pid != getpid(),
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            let candidate = trials.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: candidate.appendingPathComponent(checkpointName).path) else { continue }
+            if rename(candidate.path, partial.path) == 0 { return name }
+        }
+        return nil
     }
 
     /// Windows of every split that has data.

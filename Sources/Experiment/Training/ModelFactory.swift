@@ -8,15 +8,16 @@ enum ModelFactory {
     ///   - configuration: The manifest's `model` section.
     ///   - layout: The skeleton layout of the windows (`features.layout`): `C` channels and `J`
     ///     joints; graph models build their graph from its edges (``graph(for:)``).
+    ///   - windowSize: Frames per window `T` (the MLP's input is a whole window).
     ///   - classCount: Number of classes.
     ///   - generator: The initialization stream; the model's weights depend only on it.
-    /// - Throws: `TemporalConvolutionalNetwork.InvalidConfiguration` or
-    ///   `SpatialTemporalGraphConvolutionalNetwork.InvalidConfiguration` for settings the manifest
-    ///   validation let through but the model rejects (fewer than two classes).
+    /// - Throws: The model's `InvalidConfiguration` for settings the manifest validation let
+    ///   through but the model rejects (fewer than two classes).
     static func make(
-        _ configuration: ModelConfiguration, layout: SkeletonLayout, classCount: Int,
+        _ configuration: ModelConfiguration, layout: SkeletonLayout, windowSize: Int, classCount: Int,
         using generator: inout SeededGenerator
     ) throws -> any Classifier {
+        let normalization = configuration.normalizeInput ? keypointNormalization(for: layout) : nil
         let preset: SpatialTemporalGraphConvolutionalNetwork.Preset
         switch configuration.kind {
         case .tcn:
@@ -24,7 +25,14 @@ enum ModelFactory {
                 configuration: .init(
                     inputChannels: layout.channelCount * layout.jointCount, classCount: classCount,
                     channels: configuration.channels, kernelSizes: configuration.kernelSizes,
-                    dropout: Float(configuration.dropout)),
+                    dropout: Float(configuration.dropout), keypointNormalization: normalization),
+                using: &generator)
+        case .mlp:
+            return try MultilayerPerceptron(
+                configuration: .init(
+                    inputChannels: layout.channelCount * layout.jointCount, frames: windowSize,
+                    hiddenUnits: configuration.hiddenUnits, classCount: classCount, dropout: Float(configuration.dropout),
+                    keypointNormalization: normalization),
                 using: &generator)
         case .stgcn: preset = .stgcn
         case .stgcnSmall: preset = .stgcnSmall
@@ -33,8 +41,18 @@ enum ModelFactory {
             configuration: .init(
                 channelCount: layout.channelCount, graph: graph(for: layout), classCount: classCount,
                 blocks: preset.blocks, edgeImportance: configuration.edgeImportance,
-                dropout: Float(configuration.dropout)),
+                dropout: Float(configuration.dropout), keypointNormalization: normalization),
             using: &generator)
+    }
+
+    /// Where the in-model normalization finds x, y, confidence and the centre joint (`neck`) of
+    /// a body-pose layout, or nil for a layout without those channels.
+    static func keypointNormalization(for layout: SkeletonLayout) -> KeypointNormalization.Configuration? {
+        guard let x = layout.channels.firstIndex(of: "x"), let y = layout.channels.firstIndex(of: "y"),
+              let confidence = layout.channels.firstIndex(of: "confidence") else { return nil }
+        return KeypointNormalization.Configuration(
+            channelCount: layout.channelCount, jointCount: layout.jointCount, xChannel: x, yChannel: y,
+            confidenceChannel: confidence, centreJoint: layout.joints.firstIndex(of: "neck"))
     }
 
     /// The graph an ST-GCN uses for a layout.

@@ -12,6 +12,8 @@ import HDF5
 ///                        (`blocks.0.convolution.weight` [out, in, k], ...); the group's
 ///                        attribute `tensor_names` lists the names in that order
 /// /optimizer/<name>      float32 optimizer state (`step`, `i.firstMoment`, ...), when saved
+/// /best_model/<name>     a second copy of the model's tensors (the best epoch's weights of a
+///                        run that restores them), when saved
 /// ```
 /// The file is written to a temporary name and renamed into place (``AtomicFile``), so a
 /// killed process leaves the old checkpoint or the new one.
@@ -25,12 +27,25 @@ public struct Checkpoint {
     public var model: [(name: String, tensor: Tensor)]
     /// The optimizer's state, if saved.
     public var optimizer: [(name: String, tensor: Tensor)]?
+    /// Another set of model tensors kept beside the current ones (the best epoch's weights), if saved.
+    public var bestModel: [(name: String, tensor: Tensor)]?
     /// Free-form metadata, stored as root string attributes.
     public var metadata: [String: String]
 
-    public init(model: [(name: String, tensor: Tensor)], optimizer: [(name: String, tensor: Tensor)]? = nil, metadata: [String: String] = [:]) {
+    /// Creates a checkpoint from state dictionaries.
+    ///
+    /// - Parameters:
+    ///   - model: The model's state dictionary.
+    ///   - optimizer: The optimizer's state dictionary, if any.
+    ///   - bestModel: A second model state dictionary (the best epoch's weights), if any.
+    ///   - metadata: String attributes of the root group.
+    public init(
+        model: [(name: String, tensor: Tensor)], optimizer: [(name: String, tensor: Tensor)]? = nil,
+        bestModel: [(name: String, tensor: Tensor)]? = nil, metadata: [String: String] = [:]
+    ) {
         self.model = model
         self.optimizer = optimizer
+        self.bestModel = bestModel
         self.metadata = metadata
     }
 
@@ -53,6 +68,9 @@ public struct Checkpoint {
             try Self.writeTensors(model, into: root.createGroup("model"))
             if let optimizer {
                 try Self.writeTensors(optimizer, into: root.createGroup("optimizer"))
+            }
+            if let bestModel {
+                try Self.writeTensors(bestModel, into: root.createGroup("best_model"))
             }
             try file.close()
         }
@@ -77,6 +95,7 @@ public struct Checkpoint {
         self.metadata = metadata
         model = try Self.readTensors(root.openGroup("model"))
         optimizer = try root.contains("optimizer") ? try Self.readTensors(root.openGroup("optimizer")) : nil
+        bestModel = try root.contains("best_model") ? try Self.readTensors(root.openGroup("best_model")) : nil
     }
 
     private static func writeTensors(_ tensors: [(name: String, tensor: Tensor)], into group: HDF5Group) throws {

@@ -7,6 +7,7 @@
 /// `[N, classCount]`. Graph layers work on `[N, C, T, V]`; the model rearranges its input once:
 ///
 /// ```
+/// keypointNormalization KeypointNormalization on [N, C·V, T]  (optional: centre and scale x, y)
 /// inputNormalization  BatchNormalization(C·V) on [N, C·V, T]   (st-gcn's data_bn)
 ///                     [N, C·V, T] → [N, C, V, T] → [N, C, T, V]
 /// blocks.i            SpatialTemporalGraphBlock(channels_i, stride_i); block 0 without residual
@@ -78,6 +79,9 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         public var edgeImportance: Bool
         /// The dropout rate at the end of each block's temporal part, in `[0, 1)`.
         public var dropout: Float
+        /// Where x, y and confidence are, to centre and scale them inside the model
+        /// (``KeypointNormalization``); nil to take the input as it is.
+        public var keypointNormalization: KeypointNormalization.Configuration?
 
         /// Creates a configuration.
         ///
@@ -89,8 +93,10 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         ///   - temporalKernelSize: Odd temporal kernel size (default 9).
         ///   - edgeImportance: Whether to learn edge importance (default true).
         ///   - dropout: Dropout rate (default 0).
+        ///   - keypointNormalization: Centre and scale keypoints first (default nil: no).
         public init(channelCount: Int, graph: SpatialGraph, classCount: Int, blocks: [Block] = Preset.stgcn.blocks,
-                    temporalKernelSize: Int = 9, edgeImportance: Bool = true, dropout: Float = 0) {
+                    temporalKernelSize: Int = 9, edgeImportance: Bool = true, dropout: Float = 0,
+                    keypointNormalization: KeypointNormalization.Configuration? = nil) {
             self.channelCount = channelCount
             self.graph = graph
             self.classCount = classCount
@@ -98,6 +104,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
             self.temporalKernelSize = temporalKernelSize
             self.edgeImportance = edgeImportance
             self.dropout = dropout
+            self.keypointNormalization = keypointNormalization
         }
 
         /// Problems that make the configuration unusable, empty when it is valid.
@@ -113,6 +120,13 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
                 problems.append("temporalKernelSize must be odd and positive, got \(temporalKernelSize)")
             }
             if !(dropout >= 0 && dropout < 1) { problems.append("dropout must be in [0, 1), got \(dropout)") }
+            if let keypointNormalization {
+                problems += keypointNormalization.problems
+                if keypointNormalization.channelCount != channelCount || keypointNormalization.jointCount != graph.jointCount {
+                    problems.append("keypointNormalization is for \(keypointNormalization.channelCount) channels and "
+                        + "\(keypointNormalization.jointCount) joints, the network for \(channelCount) and \(graph.jointCount)")
+                }
+            }
             return problems
         }
     }
@@ -129,6 +143,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
 
     /// The hyperparameters the network was built with.
     public let configuration: Configuration
+    private let keypointNormalization: KeypointNormalization?
     private let inputNormalization: BatchNormalization
     private let blocks: Sequential
     private let pooling = GlobalAveragePooling()
@@ -146,6 +161,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         let problems = configuration.problems
         guard problems.isEmpty else { throw InvalidConfiguration(problems: problems) }
         self.configuration = configuration
+        keypointNormalization = configuration.keypointNormalization.map(KeypointNormalization.init(configuration:))
         inputNormalization = BatchNormalization(channels: configuration.channelCount * configuration.graph.jointCount)
         var layers: [any Layer] = []
         var width = configuration.channelCount
@@ -176,7 +192,8 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
     public var classCount: Int { configuration.classCount }
     public var inputShape: [Int?] { [configuration.channelCount * configuration.graph.jointCount, nil] }
     public var sublayers: [(name: String, layer: any Layer)] {
-        [("inputNormalization", inputNormalization), ("blocks", blocks), ("classifier", classifier)]
+        (keypointNormalization.map { [("keypointNormalization", $0 as any Layer)] } ?? [])
+            + [("inputNormalization", inputNormalization), ("blocks", blocks), ("classifier", classifier)]
     }
 
     /// Computes logits.
@@ -191,7 +208,8 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
                      "SpatialTemporalGraphConvolutionalNetwork expects [N, \(channels * joints), T], got \(x.shape)")
         inputShapeOfLastForward = x.shape
         let (batch, length) = (x.shape[0], x.shape[2])
-        let normalized = inputNormalization.forward(x, training: training)
+        let centred = keypointNormalization?.forward(x, training: training) ?? x
+        let normalized = inputNormalization.forward(centred, training: training)
         let graphInput = normalized.swappingAxes(
             outer: batch * channels, joints, length, inner: 1, shape: [batch, channels, length, joints])
         let features = pooling.forward(blocks.forward(graphInput, training: training), training: training)
@@ -208,6 +226,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         let gradGraphInput = blocks.backward(pooling.backward(classifier.backward(gradLogits)))
         let gradNormalized = gradGraphInput.swappingAxes(
             outer: batch * channels, length, joints, inner: 1, shape: inputShapeOfLastForward)
-        return inputNormalization.backward(gradNormalized)
+        let gradCentred = inputNormalization.backward(gradNormalized)
+        return keypointNormalization?.backward(gradCentred) ?? gradCentred
     }
 }

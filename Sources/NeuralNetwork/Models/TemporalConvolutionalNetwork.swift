@@ -4,6 +4,7 @@
 /// flattened into `C·J` input channels — and output logits `[N, classCount]`:
 ///
 /// ```
+/// keypointNormalization KeypointNormalization    (optional: centre and scale x, y per frame)
 /// inputNormalization   BatchNormalization(C·J)   (ST-GCN's data_bn; Yan et al., AAAI 2018)
 /// blocks.i             TemporalConvolution(k_i, "same" padding, dilation d_i)
 ///                      → BatchNormalization → ReLU (→ Dropout when dropout > 0)
@@ -31,6 +32,9 @@ public final class TemporalConvolutionalNetwork: Classifier {
         public var dilations: [Int]
         /// The dropout rate after each block's ReLU, in `[0, 1)`; 0 adds no dropout layers.
         public var dropout: Float
+        /// Where x, y and confidence are, to centre and scale them inside the model
+        /// (``KeypointNormalization``); nil to take the input as it is.
+        public var keypointNormalization: KeypointNormalization.Configuration?
 
         /// Creates a configuration.
         ///
@@ -41,14 +45,17 @@ public final class TemporalConvolutionalNetwork: Classifier {
         ///   - kernelSizes: Odd kernel size per block (default `[7, 5, 3]`).
         ///   - dilations: Dilation per block (default: 1 for every block).
         ///   - dropout: Dropout rate after each block (default 0).
+        ///   - keypointNormalization: Centre and scale keypoints first (default nil: no).
         public init(inputChannels: Int, classCount: Int, channels: [Int] = [64, 64, 64],
-                    kernelSizes: [Int] = [7, 5, 3], dilations: [Int]? = nil, dropout: Float = 0) {
+                    kernelSizes: [Int] = [7, 5, 3], dilations: [Int]? = nil, dropout: Float = 0,
+                    keypointNormalization: KeypointNormalization.Configuration? = nil) {
             self.inputChannels = inputChannels
             self.classCount = classCount
             self.channels = channels
             self.kernelSizes = kernelSizes
             self.dilations = dilations ?? [Int](repeating: 1, count: channels.count)
             self.dropout = dropout
+            self.keypointNormalization = keypointNormalization
         }
 
         /// Problems that make the configuration unusable, empty when it is valid.
@@ -67,6 +74,13 @@ public final class TemporalConvolutionalNetwork: Classifier {
             }
             if dilations.contains(where: { $0 < 1 }) { problems.append("dilations must be positive, got \(dilations)") }
             if !(dropout >= 0 && dropout < 1) { problems.append("dropout must be in [0, 1), got \(dropout)") }
+            if let keypointNormalization {
+                problems += keypointNormalization.problems
+                if keypointNormalization.channelCount * keypointNormalization.jointCount != inputChannels {
+                    problems.append("keypointNormalization covers \(keypointNormalization.channelCount)·"
+                        + "\(keypointNormalization.jointCount) values per frame, not inputChannels \(inputChannels)")
+                }
+            }
             return problems
         }
     }
@@ -115,7 +129,7 @@ public final class TemporalConvolutionalNetwork: Classifier {
             blocks.append(Sequential(block))
             width = outChannels
         }
-        body = Sequential([
+        body = Sequential(KeypointNormalization.layers(configuration.keypointNormalization) + [
             ("inputNormalization", BatchNormalization(channels: configuration.inputChannels)),
             ("blocks", Sequential(blocks)),
             ("pooling", GlobalAveragePooling()),
