@@ -78,7 +78,7 @@ public struct TrialRunner {
             try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
             try AtomicFile.writeJSON(TrialConfigurationFile(seed: trial.seed, trial: trial.id, configuration: configuration),
                                      to: partial.appendingPathComponent("config.json"))
-            try AtomicFile.writeJSON(Provenance.current(seed: trial.seed, data: data.records), to: partial.appendingPathComponent("provenance.json"))
+            try AtomicFile.writeJSON(Provenance.current(seed: trial.seed, data: data.records, skipped: data.skipped), to: partial.appendingPathComponent("provenance.json"))
             try report.write(to: partial)
             try Checkpoint(model: result.model.stateDictionary(), metadata: Self.weightsMetadata(trial: trial, labels: data.labels))
                 .write(to: partial.appendingPathComponent("weights.h5"))
