@@ -145,7 +145,7 @@ public struct TrainingDataCheck: Sendable {
         if !empty.isEmpty {
             flags.append("\(empty.count) video\(empty.count == 1 ? "" : "s") without a person: \(empty.map { name($0.path) }.joined(separator: ", "))")
         }
-        let partial = videos.filter { $0.personShare > 0 && $0.personShare < 1 }
+        let partial = videos.filter { $0.personShare < 1 }
         if !partial.isEmpty {
             let missing = partial.reduce(0) { $0 + Int((Double($1.frames) * (1 - $1.personShare)).rounded()) }
             let total = partial.reduce(0) { $0 + $1.frames }
