@@ -41,7 +41,7 @@ let package = Package(
         // Generated skeleton datasets for tests and benchmarks; NeuralNetwork only for SeededGenerator.
         .target(name: "SyntheticData", dependencies: ["Pose", "NeuralNetwork", "AtomicFiles"]),
         // ONNX (protobuf wire format) and safetensors writers.
-        .target(name: "ModelExport", dependencies: ["NeuralNetwork"]),
+        .target(name: "ModelExport", dependencies: ["NeuralNetwork", "JSON5"]),
         .target(
             name: "Experiment",
             dependencies: ["JSON5", "Pose", "FeatureCache", "Extraction", "NeuralNetwork", "ModelExport", "HDF5", "Video", "AtomicFiles"]),

@@ -31,6 +31,10 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
     case trialsFailed([String])
     /// A trial index outside the sweep.
     case noSuchTrial(index: Int, count: Int)
+    /// A report file (`curves.csv`, `confusion_test.csv`, `complete.json`, ...) is missing or malformed.
+    case unreadableReport(path: String, reason: String)
+    /// A folder given to compare is not a sweep folder with finished trials nor a finished trial folder.
+    case notComparable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -66,6 +70,10 @@ public enum ExperimentError: Error, CustomStringConvertible, Equatable {
             return "\(messages.count) trial\(messages.count == 1 ? "" : "s") failed:\n" + messages.joined(separator: "\n")
         case let .noSuchTrial(index, count):
             return "no trial \(index): the sweep has trials 0 to \(count - 1)"
+        case let .unreadableReport(path, reason):
+            return "\(path): cannot read the report file: \(reason)"
+        case let .notComparable(path, reason):
+            return "\(path): cannot compare: \(reason)"
         }
     }
 }

@@ -1,7 +1,8 @@
-/// Escaping of strings for JSON output (RFC 8259, section 7).
-enum JSONStringEscaping {
+/// Escaping of strings for JSON output (RFC 8259, section 7); used for canonical JSON here and
+/// for hand-assembled JSON elsewhere (the safetensors header, whose key order matters).
+public enum JSONStringEscaping {
     /// The string in double quotes with `"`, `\` and control characters escaped.
-    static func quoted(_ string: String) -> String {
+    public static func quoted(_ string: String) -> String {
         var result = "\""
         result.unicodeScalars.reserveCapacity(string.unicodeScalars.count + 2)
         for scalar in string.unicodeScalars {

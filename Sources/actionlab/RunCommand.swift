@@ -10,7 +10,7 @@ import Foundation
 enum RunCommand {
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus {
-            let parsed = try CommandLineArguments(arguments, valueOptions: ["output", "jobs", "threads"])
+            let parsed = try CommandLineArguments(arguments, valueOptions: ["output", "jobs", "threads"], flags: ["prepare"])
             let target = URL(fileURLWithPath: try parsed.singlePositional("MANIFEST or SWEEP_DIR"))
             let jobs = try parsed.positiveInteger("jobs") ?? 1
             let threads = try parsed.positiveInteger("threads")
@@ -26,7 +26,8 @@ enum RunCommand {
                 runner.plan = try runner.plan.adjusting { $0.training.threads = threads }
             }
             let output = isFolder ? target : parsed.options["output"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-            let folder = try runner.run(output: output, jobs: jobs, workerExecutable: Console.executable)
+            let folder = try runner.run(
+                output: output, jobs: jobs, workerExecutable: Console.executable, prepareOnly: parsed.options["prepare"] != nil)
             Console.progress("report: \(folder.appendingPathComponent("summary.md").path)")
             print(folder.path)
         }

@@ -13,8 +13,15 @@ let usage = """
                                    and summary (default DIR: <output.directory>/<name>/<UTC time>;
                                    --jobs: trials at once, in worker processes;
                                    --threads: BLAS threads per trial, default training.threads)
+      run MANIFEST --prepare [--output DIR]
+                                   create the sweep folder and cache the data, run no trial
       run SWEEP_DIR [--jobs N]     resume a sweep folder: finished trials are kept
       trial SWEEP_DIR INDEX        run one trial of a sweep folder (for cluster schedulers)
+      compare DIR DIR... [--all] [--output FILE]
+                                   compare sweep folders and trial folders (SWEEP/trials/ID):
+                                   the settings that differ, then the scores side by side, as
+                                   Markdown; a sweep stands for its best configuration, or with
+                                   --all for each of its configurations
       synth --output DIR [--classes a,b,...] [--sequences-per-class N] [--seed S]
             [--frame-rate FPS] [--duration SECONDS]
                                    write a SYNTHETIC labelled keypoint-CSV dataset of parametric
@@ -56,6 +63,8 @@ case "run":
     status = RunCommand.main(arguments)
 case "trial":
     status = TrialCommand.main(arguments)
+case "compare":
+    status = CompareCommand.main(arguments)
 case "synth":
     status = SynthCommand.main(arguments)
 case "info":

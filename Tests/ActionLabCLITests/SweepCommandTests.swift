@@ -86,13 +86,34 @@ import Testing
         #expect(again.errorOutput.contains("8 of 8 trials finished, running 0"))
     }
 
-    @Test func singleTrialCommandRunsOneIndexAndRejectsOthers() throws {
+    /// The cluster workflow: prepare the folder, run trials by index (as a job array would), then
+    /// a final `run` on the folder writes the reports.
+    @Test func preparedFolderRunsTrialsByIndexThenReports() throws {
         let project = try Self.makeProject()
-        // Make the folder without running trials: validate first, then run trial 0 by itself.
         let validate = try CommandLineTool.run(["validate", "experiments/sweep.json5"], in: project.url)
         #expect(validate.status == 0, "stderr: \(validate.errorOutput)")
         #expect(validate.output.contains("Sweep: 4 configurations × seeds = 8 trials"))
         #expect(validate.output.contains("windows.duration: 5, 10"))
+
+        let prepare = try CommandLineTool.run(["run", "experiments/sweep.json5", "--prepare", "--output", "cluster"], in: project.url)
+        #expect(prepare.status == 0, "stderr: \(prepare.errorOutput)")
+        let folder = project.file("cluster")
+        #expect(try Self.trialIDs(folder).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("leaderboard.csv").path))
+
+        for index in 0..<8 {
+            let trial = try CommandLineTool.run(["trial", "cluster", "\(index)"], in: project.url)
+            #expect(trial.status == 0, "trial \(index): \(trial.errorOutput)")
+        }
+        #expect(try Self.trialIDs(folder).count == 8)
+        let outside = try CommandLineTool.run(["trial", "cluster", "8"], in: project.url)
+        #expect(outside.status == 1)
+        #expect(outside.errorOutput.contains("no trial 8: the sweep has trials 0 to 7"), "stderr: \(outside.errorOutput)")
+
+        let report = try CommandLineTool.run(["run", "cluster"], in: project.url)
+        #expect(report.status == 0, "stderr: \(report.errorOutput)")
+        #expect(report.errorOutput.contains("8 of 8 trials finished, running 0"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("leaderboard.csv").path))
 
         let missing = try CommandLineTool.run(["trial", "nowhere", "0"], in: project.url)
         #expect(missing.status == 1)

@@ -6,7 +6,7 @@ import Testing
 /// `resolved.json` is itself a manifest: every committed manifest's resolved configuration (of
 /// every grid cell) reads back as a manifest into an equal configuration.
 @Suite struct ResolvedConfigurationTests {
-    static let manifests = ["basicmotions", "gunpoint", "basicmotions-sweep", "gunpoint-sweep", "synthetic"]
+    static let manifests = ["basicmotions", "gunpoint", "basicmotions-sweep", "gunpoint-sweep", "synthetic", "basicmotions-stgcn"]
 
     @Test(arguments: manifests)
     func resolvedConfigurationIsAManifestThatDecodesToTheSameConfiguration(name: String) throws {

@@ -18,6 +18,16 @@ public struct ConfusionMatrix: Sendable, Equatable {
         counts = Array(repeating: Array(repeating: 0, count: labels.count), count: labels.count)
     }
 
+    /// A matrix with the given counts, as read back from a `confusion_<split>.csv` file.
+    /// - Returns: nil unless `counts` is `[K, K]` for `K = labels.count` with no negative count.
+    public init?(labels: [String], counts: [[Int]]) {
+        guard counts.count == labels.count, counts.allSatisfy({ $0.count == labels.count && $0.allSatisfy { $0 >= 0 } }) else {
+            return nil
+        }
+        self.labels = labels
+        self.counts = counts
+    }
+
     /// Counts one prediction.
     /// - Precondition: both indices are in `0..<labels.count`.
     public mutating func record(trueIndex: Int, predictedIndex: Int) {

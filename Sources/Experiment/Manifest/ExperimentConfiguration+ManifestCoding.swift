@@ -217,3 +217,31 @@ extension AugmentationStep {
         }
     }
 }
+
+extension ModelConfiguration {
+    private enum CodingKeys: String, CodingKey { case kind, channels, kernelSizes, dropout, edgeImportance }
+
+    /// The settings of the chosen kind only: layer plans for `tcn`, edge importance for graph models.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        if kind.isGraphModel {
+            try container.encode(edgeImportance, forKey: .edgeImportance)
+        } else {
+            try container.encode(channels, forKey: .channels)
+            try container.encode(kernelSizes, forKey: .kernelSizes)
+        }
+        try container.encode(dropout, forKey: .dropout)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = ModelConfiguration()
+        self.init(
+            kind: try container.decode(Kind.self, forKey: .kind),
+            channels: try container.decodeIfPresent([Int].self, forKey: .channels) ?? defaults.channels,
+            kernelSizes: try container.decodeIfPresent([Int].self, forKey: .kernelSizes) ?? defaults.kernelSizes,
+            dropout: try container.decode(Double.self, forKey: .dropout),
+            edgeImportance: try container.decodeIfPresent(Bool.self, forKey: .edgeImportance) ?? defaults.edgeImportance)
+    }
+}

@@ -47,7 +47,7 @@ enum NumberFormat {
     /// Full precision, shortest round-trip form, for CSV and JSON consumers.
     static func exact(_ value: Double) -> String { "\(value)" }
 
-    /// Four decimals for reading in Markdown.
+    /// `digits` decimals (four by default) for reading in Markdown; no decimal point with 0 digits.
     static func fixed(_ value: Double, digits: Int = 4) -> String {
         guard value.isFinite else { return "\(value)" }
         var scaled = (value * pow10(digits)).rounded() / pow10(digits)
@@ -58,7 +58,7 @@ enum NumberFormat {
         var fraction = parts.count > 1 ? String(parts[1]) : ""
         if fraction.contains("e") { return text }
         while fraction.count < digits { fraction += "0" }
-        return "\(whole).\(fraction.prefix(digits))"
+        return digits > 0 ? "\(whole).\(fraction.prefix(digits))" : whole
     }
 
     /// `mean ± std` with four decimals; just the value when there is one (a sample standard

@@ -63,14 +63,15 @@ public struct Leaderboard: Sendable {
         self.rows = rows
     }
 
-    /// The columns scored per split: `(column name, split, value)`.
-    static let scoreColumns: [(name: String, value: (TrialOutcome) -> Double?)] = [
-        ("validation_accuracy", { $0.splits["validation"]?.accuracy }),
-        ("validation_macro_f1", { $0.splits["validation"]?.macroF1 }),
-        ("test_accuracy", { $0.splits["test"]?.accuracy }),
-        ("test_macro_f1", { $0.splits["test"]?.macroF1 }),
-        ("test_sequence_accuracy", { $0.splits["test"]?.sequenceAccuracy }),
-        ("train_accuracy", { $0.splits["train"]?.accuracy }),
+    /// The scores per trial that the leaderboard and comparisons show: CSV column name,
+    /// title in words, and how to read it from an outcome.
+    static let scoreColumns: [(name: String, title: String, value: @Sendable (TrialOutcome) -> Double?)] = [
+        ("validation_accuracy", "validation accuracy", { $0.splits["validation"]?.accuracy }),
+        ("validation_macro_f1", "validation macro-F1", { $0.splits["validation"]?.macroF1 }),
+        ("test_accuracy", "test accuracy", { $0.splits["test"]?.accuracy }),
+        ("test_macro_f1", "test macro-F1", { $0.splits["test"]?.macroF1 }),
+        ("test_sequence_accuracy", "test accuracy (sequences)", { $0.splits["test"]?.sequenceAccuracy }),
+        ("train_accuracy", "training accuracy", { $0.splits["train"]?.accuracy }),
     ]
 
     /// `leaderboard.csv`: `rank, cell, <swept parameters>, seeds, selection_<metric>`, then
@@ -119,24 +120,32 @@ public struct Leaderboard: Sendable {
         return table
     }
 
+    /// The configurations grouped by their value of `parameter`: values in grid order (first
+    /// appearance by cell), rows of each group in cell order.
+    /// - Parameter parameter: A swept path.
+    /// - Returns: `(value, rows)` pairs; the value is canonical JSON text (`2.5`, `"full"`).
+    public func parameterGroups(_ parameter: String) -> [(value: String, rows: [Row])] {
+        var order: [String] = []
+        var groups: [String: [Row]] = [:]
+        for row in rows.sorted(by: { $0.cell < $1.cell }) {
+            let value = row.values.first { $0.path == parameter }?.value ?? ""
+            if groups[value] == nil { order.append(value) }
+            groups[value, default: []].append(row)
+        }
+        return order.map { ($0, groups[$0] ?? []) }
+    }
+
     /// Per swept parameter: each value's mean selection metric and test accuracy over all cells
     /// and seeds with that value (for example, accuracy by action duration).
     public func parameterTables() -> [(parameter: String, table: Table)] {
         parameters.map { parameter in
             var table = Table(header: [parameter, "configurations", metric.rawValue, "test accuracy"], numericColumns: [1, 2, 3])
-            var order: [String] = []
-            var groups: [String: [Row]] = [:]
-            for row in rows.sorted(by: { $0.cell < $1.cell }) {
-                let value = row.values.first { $0.path == parameter }?.value ?? ""
-                if groups[value] == nil { order.append(value) }
-                groups[value, default: []].append(row)
-            }
-            for value in order {
-                let outcomes = (groups[value] ?? []).flatMap(\.outcomes)
+            for (value, group) in parameterGroups(parameter) {
+                let outcomes = group.flatMap(\.outcomes)
                 let selection = outcomes.compactMap(metric.value(in:))
                 let test = outcomes.compactMap { $0.splits["test"]?.accuracy }
                 table.append([
-                    value, "\(groups[value]?.count ?? 0)",
+                    value, "\(group.count)",
                     selection.isEmpty ? "" : NumberFormat.meanStd(selection), test.isEmpty ? "" : NumberFormat.meanStd(test),
                 ])
             }

@@ -54,16 +54,23 @@ public struct SweepRunner {
     ///   - jobs: Trials run at once. With more than one, each trial runs in a worker process
     ///     `workerExecutable trial <folder> <index>`; results are identical to one job.
     ///   - workerExecutable: The `actionlab` executable, needed when `jobs > 1`.
+    ///   - prepareOnly: Create (or check) the folder and cache the data, but run no trial: a
+    ///     cluster scheduler then runs `actionlab trial <folder> <index>` per trial, and a last
+    ///     `actionlab run <folder>` writes the reports.
     /// - Returns: The sweep folder.
     /// - Throws: `ExperimentError` for data that does not fit, a folder in the way, or failed
     ///   trials (after the others finished and the leaderboard was written).
-    public func run(output: URL? = nil, jobs: Int = 1, workerExecutable: URL? = nil) throws -> URL {
+    public func run(output: URL? = nil, jobs: Int = 1, workerExecutable: URL? = nil, prepareOnly: Bool = false) throws -> URL {
         let folder = output ?? defaultOutputDirectory()
         let resuming = try checkFolder(folder)
         if !resuming { try Self.checkCreatable(folder) }
         var datasets = try loadDatasets()
         if !resuming { try createFolder(folder) }
         removeAbandonedPartialFolders(in: folder.appendingPathComponent("trials"))
+        if prepareOnly {
+            log("sweep \(folder.path) prepared: trials 0 to \(plan.trials.count - 1) run with 'actionlab trial \(folder.path) INDEX'")
+            return folder
+        }
 
         let pending = plan.trials.filter { TrialRunner.outcome(of: $0, in: folder) == nil }
         log("sweep \(folder.path): \(plan.trials.count - pending.count) of \(plan.trials.count) trials finished, running \(pending.count)"
@@ -245,20 +252,12 @@ public struct SweepRunner {
         return failures.messages.sorted()
     }
 
-    /// `leaderboard.csv` and `summary.md` from the finished trials.
+    /// `leaderboard.csv`, the charts and `summary.md` from the finished trials.
     private func writeReports(_ folder: URL) throws {
-        let outcomes = plan.trials.compactMap { TrialRunner.outcome(of: $0, in: folder) }
-        var timings: [String: TrialTiming] = [:]
-        for outcome in outcomes {
-            let url = folder.appendingPathComponent("trials/\(outcome.id)/timing.json")
-            if let data = try? Data(contentsOf: url), let timing = try? JSONDecoder().decode(TrialTiming.self, from: data) {
-                timings[outcome.id] = timing
-            }
-        }
-        let leaderboard = Leaderboard(
-            metric: plan.sweep.selection, parameters: plan.sweep.axes.map(\.path), outcomes: outcomes, timings: timings)
+        let leaderboard = Leaderboard(plan: plan, folder: folder)
         try AtomicFile.write(leaderboard.csvTable.csv, to: folder.appendingPathComponent("leaderboard.csv"))
-        let summary = SweepSummary(plan: plan, leaderboard: leaderboard, missing: plan.trials.count - outcomes.count)
+        try SweepCharts.write(plan: plan, leaderboard: leaderboard, folder: folder)
+        let summary = SweepSummary(plan: plan, leaderboard: leaderboard, missing: plan.trials.count - leaderboard.finishedTrials)
         try AtomicFile.write(summary.markdown, to: folder.appendingPathComponent("summary.md"))
         log("summary: \(folder.appendingPathComponent("summary.md").path)")
     }

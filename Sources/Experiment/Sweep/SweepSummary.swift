@@ -1,5 +1,6 @@
 /// `summary.md` of a sweep folder: settings, the leaderboard, a table per swept parameter,
-/// and the best configuration's scores across seeds with links to its trials' files.
+/// the best configuration's scores across seeds with links to its trials' files, and the
+/// charts of ``SweepCharts``.
 public struct SweepSummary {
     /// The sweep.
     public var plan: SweepPlan
@@ -89,7 +90,14 @@ public struct SweepSummary {
                 "[metrics.json](\(f)/metrics.json)", "[weights.h5](\(f)/weights.h5)",
             ])
         }
-        return text + links.markdown
+        return text + links.markdown + chartsSection
+    }
+
+    /// `## Charts`: one Markdown image per chart in `charts/`.
+    private var chartsSection: String {
+        let charts = SweepCharts(plan: plan, leaderboard: leaderboard).charts
+        guard !charts.isEmpty else { return "" }
+        return "\n## Charts\n\n" + charts.map { "![\($0.caption)](\($0.path))\n" }.joined(separator: "\n")
     }
 
     /// One line per setting worth seeing at a glance.

@@ -138,8 +138,8 @@ public struct TrialRunner {
     }
 }
 
-/// `config.json` of one trial: its id, seed and resolved configuration.
-struct TrialConfigurationFile: Encodable {
+/// `config.json` of one trial: its id, seed and resolved configuration (read back by `actionlab compare`).
+struct TrialConfigurationFile: Codable {
     var seed: Int
     var trial: String
     var configuration: ExperimentConfiguration

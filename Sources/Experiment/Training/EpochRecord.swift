@@ -12,4 +12,12 @@ public struct EpochRecord: Sendable, Equatable, Codable {
     public var validationLoss: Double?
     /// Validation window accuracy after the epoch; nil without a validation set.
     public var validationAccuracy: Double?
+
+    public init(epoch: Int, trainLoss: Double, trainAccuracy: Double, validationLoss: Double? = nil, validationAccuracy: Double? = nil) {
+        self.epoch = epoch
+        self.trainLoss = trainLoss
+        self.trainAccuracy = trainAccuracy
+        self.validationLoss = validationLoss
+        self.validationAccuracy = validationAccuracy
+    }
 }

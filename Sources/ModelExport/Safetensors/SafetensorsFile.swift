@@ -1,4 +1,5 @@
 import Foundation
+import JSON5
 import NeuralNetwork
 
 /// Float32 tensors in Hugging Face's safetensors format, readable by `safetensors.numpy.load_file`.
@@ -42,14 +43,14 @@ public struct SafetensorsFile: Sendable {
         }
         var entries: [String] = []
         if !metadata.isEmpty {
-            let pairs = metadata.sorted { $0.key < $1.key }.map { JSONText.quoted($0.key) + ":" + JSONText.quoted($0.value) }
-            entries.append(JSONText.quoted("__metadata__") + ":{" + pairs.joined(separator: ",") + "}")
+            let pairs = metadata.sorted { $0.key < $1.key }.map { JSONStringEscaping.quoted($0.key) + ":" + JSONStringEscaping.quoted($0.value) }
+            entries.append(JSONStringEscaping.quoted("__metadata__") + ":{" + pairs.joined(separator: ",") + "}")
         }
         var offset = 0
         for (name, tensor) in tensors {
             let end = offset + 4 * tensor.count
             entries.append(
-                JSONText.quoted(name) + ":{\"dtype\":\"F32\",\"shape\":["
+                JSONStringEscaping.quoted(name) + ":{\"dtype\":\"F32\",\"shape\":["
                     + tensor.shape.map(String.init).joined(separator: ",")
                     + "],\"data_offsets\":[\(offset),\(end)]}")
             offset = end
