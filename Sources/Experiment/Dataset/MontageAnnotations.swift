@@ -90,7 +90,8 @@ public enum MontageAnnotations {
                 switch value {
                 case is NSNull: fields[key] = .some(nil)
                 case let string as String: fields[key] = string
-                case let number as NSNumber where !(value is Bool): fields[key] = "\(number.doubleValue)"
+                case let number as NSNumber where String(cString: number.objCType) != "c":  // not true/false
+                    fields[key] = "\(number.doubleValue)"
                 default:
                     throw DatasetSourceError(file: file, location: "$[\(index)].\(key)", message: "expected a string or a number")
                 }

@@ -58,7 +58,7 @@ struct JSONCursor {
     /// This value as a finite number.
     /// - Throws: ``ImportError`` `.unexpectedJSON` unless it is one.
     func number() throws -> Double {
-        guard let number = value as? NSNumber, !(value is Bool), number.doubleValue.isFinite else { throw mismatch("a finite number") }
+        guard let number = value as? NSNumber, !Self.isBoolean(number), number.doubleValue.isFinite else { throw mismatch("a finite number") }
         return number.doubleValue
     }
 
@@ -73,6 +73,12 @@ struct JSONCursor {
     func string() throws -> String {
         guard let string = value as? String else { throw mismatch("a string") }
         return string
+    }
+
+    /// Whether `JSONSerialization` made `number` from `true` or `false` (Objective-C type `c`).
+    /// `is Bool` cannot tell: on Linux it also holds for the numbers 0 and 1.
+    static func isBoolean(_ number: NSNumber) -> Bool {
+        String(cString: number.objCType) == "c"
     }
 
     /// A short description of a value's type for messages: `a string`, `an array of 3`, `the number 2`.
