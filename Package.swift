@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "JSON5"),
         .target(name: "Pose", dependencies: ["CMediaPipe"]),
         .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "CCrypto", "AtomicFiles"]),
+        // Videos to cached pose sequences: FFmpeg decoding pipelined with MediaPipe pose estimation.
+        .target(name: "Extraction", dependencies: ["Video", "Pose", "FeatureCache"]),
         .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5", "AtomicFiles"]),
         // Generated skeleton datasets for tests and benchmarks; NeuralNetwork only for SeededGenerator.
         .target(name: "SyntheticData", dependencies: ["Pose", "NeuralNetwork", "AtomicFiles"]),
@@ -42,8 +44,8 @@ let package = Package(
         .target(name: "ModelExport", dependencies: ["NeuralNetwork", "JSON5"]),
         .target(
             name: "Experiment",
-            dependencies: ["JSON5", "Pose", "FeatureCache", "NeuralNetwork", "ModelExport", "HDF5", "Video", "AtomicFiles"]),
-        .executableTarget(name: "actionlab", dependencies: ["Experiment", "NeuralNetwork", "SyntheticData"]),
+            dependencies: ["JSON5", "Pose", "FeatureCache", "Extraction", "NeuralNetwork", "ModelExport", "HDF5", "Video", "AtomicFiles"]),
+        .executableTarget(name: "actionlab", dependencies: ["Experiment", "NeuralNetwork", "SyntheticData", "FeatureCache", "AtomicFiles"]),
         // ActionLab's pose-only rate for scripts/bench-pose.
         .executableTarget(name: "pose-benchmark", dependencies: ["Pose"]),
         // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.
@@ -51,12 +53,13 @@ let package = Package(
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
-        .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork"]),
+        .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork", "FeatureCache"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "ActionLabTestSupport"]),
         .testTarget(name: "AtomicFilesTests", dependencies: ["AtomicFiles", "ActionLabTestSupport"]),
         .testTarget(name: "JSON5Tests", dependencies: ["JSON5"]),
         .testTarget(name: "PoseTests", dependencies: ["Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "FeatureCache", "Pose", "Video", "ActionLabTestSupport"]),
         .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),
         .testTarget(
             name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport", "HDF5"],

@@ -22,6 +22,14 @@ extension CacheEntry {
         for sequence in sequences {
             try Self.validate(sequence)
         }
+        guard personCounts.isEmpty || personCounts.count == sequences.count else {
+            throw FeatureCacheError.invalidSequence(
+                id: sourcePath, reason: "\(personCounts.count) person-count arrays for \(sequences.count) sequences")
+        }
+        for (sequence, counts) in zip(sequences, personCounts) where counts.count != sequence.sequence.frameCount {
+            throw FeatureCacheError.invalidSequence(
+                id: sequence.id, reason: "\(counts.count) person counts for \(sequence.sequence.frameCount) frames")
+        }
         do {
             let file = try HDF5File.create(at: url, mode: .failIfExists)
             let root = try file.root()
@@ -38,6 +46,7 @@ extension CacheEntry {
             try attributes.write(frameRate, named: "frame_rate")
             try attributes.write(Self.formatDate(created), named: "created")
             try attributes.write(Int64(sequences.count), named: "sequence_count")
+            if !metadata.isEmpty { try attributes.write(Self.metadataText(metadata), named: "metadata") }
             let sequencesGroup = try root.createGroup("sequences")
             for (index, labeled) in sequences.enumerated() {
                 let group = try sequencesGroup.createGroup(Self.sequenceGroupName(index))
@@ -50,6 +59,9 @@ extension CacheEntry {
                 try group.attributes.write(labeled.label, named: "label")
                 try group.attributes.write(labeled.group, named: "group")
                 try group.attributes.write(pose.frameRate, named: "frame_rate")
+                if index < personCounts.count {
+                    try group.createDataset("person_counts", values: personCounts[index].map(Int64.init), shape: [pose.frameCount])
+                }
             }
             try file.close()
         } catch let error as HDF5Error {
@@ -98,6 +110,7 @@ extension CacheEntry {
             }
             var sequences: [LabeledSequence] = []
             sequences.reserveCapacity(names.count)
+            var personCounts: [[Int]] = []
             for index in 0..<Int(count) {
                 let group = try sequencesGroup.openGroup(Self.sequenceGroupName(index))
                 let keypoints = try group.openDataset("keypoints").read(Float.self)
@@ -115,6 +128,13 @@ extension CacheEntry {
                 let pose = PoseSequence(
                     keypoints: keypoints.values, timestamps: timestamps.values, channelCount: keypoints.shape[1],
                     jointCount: keypoints.shape[2], frameRate: try group.attributes.double("frame_rate"))
+                if try group.contains("person_counts") {
+                    let counts = try group.openDataset("person_counts").read(Int64.self)
+                    guard counts.shape == [frames] else {
+                        throw malformed("\(group.path)/person_counts", "shape \(counts.shape) is not [\(frames)]")
+                    }
+                    personCounts.append(counts.values.map { Int($0) })
+                }
                 sequences.append(
                     LabeledSequence(
                         id: try group.attributes.string("id"), label: try group.attributes.string("label"),
@@ -125,6 +145,16 @@ extension CacheEntry {
                 importer: try attributes.string("importer"), importerVersion: try attributes.string("importer_version"),
                 fingerprint: try attributes.string("fingerprint"), layoutName: try attributes.string("layout"),
                 frameRate: try attributes.double("frame_rate"), created: created, sequences: sequences)
+            guard personCounts.isEmpty || personCounts.count == sequences.count else {
+                throw malformed("/sequences", "person_counts in \(personCounts.count) of \(sequences.count) sequences")
+            }
+            self.personCounts = personCounts
+            if try attributes.contains("metadata") {
+                guard let metadata = Self.parseMetadata(try attributes.string("metadata")) else {
+                    throw malformed("/@metadata", "not a JSON object of strings")
+                }
+                self.metadata = metadata
+            }
             guard key.hexDigest == storedKey else {
                 throw malformed("/@key", "\(storedKey) is not sha256(source_sha256 + \"\\n\" + fingerprint) = \(key)")
             }
@@ -143,6 +173,19 @@ extension CacheEntry {
                 id: sequence.id,
                 reason: "\(pose.keypoints.count) keypoint values for [T, C, J] = [\(pose.frameCount), \(pose.channelCount), \(pose.jointCount)]")
         }
+    }
+
+    /// `metadata` as canonical JSON text (sorted keys).
+    static func metadataText(_ metadata: [String: String]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(metadata) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Parses the `metadata` attribute; nil unless it is a JSON object of strings.
+    static func parseMetadata(_ text: String) -> [String: String]? {
+        try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
     }
 
     static func formatDate(_ date: Date) -> String {

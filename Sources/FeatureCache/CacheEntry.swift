@@ -21,12 +21,16 @@ import Pose
 /// - `frame_rate` (float64): frames per second.
 /// - `created` (string): ISO 8601 UTC time of import, whole seconds (`2025-01-31T12:00:00Z`).
 /// - `sequence_count` (int64): the number of groups under `/sequences`.
+/// - `metadata` (string, optional): a JSON object of string values the importer recorded about
+///   the source (a video's frame rate, size and rotation, for example); absent when empty.
 ///
 /// Group `/sequences` holds one group per sequence, named by its index as six zero-padded digits
 /// (`000000`, `000001`, ...), so lexicographic order is numeric order. Each has:
 /// - dataset `keypoints`: float32 `[T, C, J]` (time, channel, joint), gzip-compressed when large.
 /// - dataset `timestamps`: float64 `[T]`, seconds from the sequence's first frame.
 /// - attributes `id`, `label`, `group` (strings) and `frame_rate` (float64).
+/// - dataset `person_counts` (optional): int64 `[T]`, the number of people the pose estimator
+///   found in each frame (before the most prominent one was kept); written by video extraction.
 ///
 /// Reading checks `format`, `format_version`, `key` against `source_sha256` and `fingerprint`,
 /// `sequence_count`, and every shape. `Sources/FeatureCache/CacheLayout.md` shows the same
@@ -57,6 +61,12 @@ public struct CacheEntry: Sendable, Equatable {
     public var created: Date
     /// The imported sequences, in importer order.
     public var sequences: [LabeledSequence]
+    /// Facts the importer recorded about the source, such as a video's `frame_rate`, `width`,
+    /// `height` and `rotation` (the ``VideoPoseExtractor`` keys); empty for most importers.
+    public var metadata: [String: String] = [:]
+    /// For each sequence, the number of people found per frame (`[T]`), or empty when the
+    /// importer did not count people (keypoint files). Either empty or one array per sequence.
+    public var personCounts: [[Int]] = []
 
     /// Creates an entry; its key is computed from `sourceHash` and `fingerprint`.
     /// - Parameters:

@@ -115,17 +115,46 @@ public final class FeatureCache: Sendable {
         importer: () throws -> [LabeledSequence]
     ) throws -> (sequences: [LabeledSequence], key: CacheKey, sourceHash: ContentHash, hit: Bool) {
         let sourceHash = try ContentHash.sha256(ofFileAt: source)
+        let result = try entry(
+            sourcePath: source.path, sourceHash: sourceHash, fingerprint: fingerprint, layoutName: layoutName,
+            frameRate: frameRate
+        ) { ImportedContents(sequences: try importer()) }
+        return (result.entry.sequences, result.entry.key, sourceHash, result.hit)
+    }
+
+    /// Returns the entry of a source whose content hash is already known, from the cache if it
+    /// holds it, else by calling `importer` and storing what it returns.
+    ///
+    /// The variant of ``sequences(source:fingerprint:layoutName:frameRate:importer:)`` for sources
+    /// that are not one file (a folder of per-frame JSON files, hashed by
+    /// ``ContentHash/sha256(ofFolderAt:fileExtension:)``) and for importers that record metadata
+    /// or person counts (video extraction).
+    /// - Parameters:
+    ///   - sourcePath: the source's path, recorded in the entry (informational only).
+    ///   - sourceHash: the hash of the source's content.
+    ///   - fingerprint: the importer and its settings; `layoutName` and `frameRate` are added.
+    ///   - layoutName: the skeleton layout the importer produces.
+    ///   - frameRate: frames per second of the produced sequences.
+    ///   - importer: imports the source; called only on a miss.
+    /// - Returns: the entry and whether it was a cache hit.
+    /// - Throws: what `importer` throws, or what ``store(_:)`` throws.
+    public func entry(
+        sourcePath: String, sourceHash: ContentHash, fingerprint: ImporterFingerprint, layoutName: String, frameRate: Double,
+        importer: () throws -> ImportedContents
+    ) throws -> (entry: CacheEntry, hit: Bool) {
         let fullFingerprint = fingerprint.adding(layoutName: layoutName, frameRate: frameRate)
         let key = try CacheKey(source: sourceHash, fingerprint: fullFingerprint)
         if let entry = try lookup(key: key) {
-            return (entry.sequences, key, sourceHash, true)
+            return (entry, true)
         }
-        let sequences = try importer()
-        let entry = try CacheEntry(
-            sourcePath: source.path, sourceHash: sourceHash, fingerprint: fullFingerprint, layoutName: layoutName,
-            frameRate: frameRate, sequences: sequences)
+        let contents = try importer()
+        var entry = try CacheEntry(
+            sourcePath: sourcePath, sourceHash: sourceHash, fingerprint: fullFingerprint, layoutName: layoutName,
+            frameRate: frameRate, sequences: contents.sequences)
+        entry.metadata = contents.metadata
+        entry.personCounts = contents.personCounts
         try store(entry)
-        return (sequences, key, sourceHash, false)
+        return (entry, false)
     }
 
     /// Deletes temporary files left by writers that died, if last modified more than `age`

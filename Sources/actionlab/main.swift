@@ -31,6 +31,13 @@ let usage = """
       export DIR --output OUTDIR [--trial ID] [--format onnx,safetensors,h5]
                                    export the best trial of a report (highest validation
                                    accuracy), or the trial folder DIR, with a model card
+      extract MANIFEST             extract the poses of every video source into the feature
+                                   cache (a progress bar on a terminal); prints cache hits,
+                                   new extractions and failures (exit 1 if any video failed)
+      check MANIFEST [--output DIR]
+                                   Create ML's training-data checklist of the videos as
+                                   check.md, videos.csv and labels.csv (default DIR:
+                                   <output.directory>/<name>/check)
       info                         print versions, the CPU and the OpenBLAS kernel in use
 
     environment:
@@ -62,6 +69,10 @@ case "synth":
     status = SynthCommand.main(arguments)
 case "info":
     status = InfoCommand.main(arguments)
+case "extract":
+    status = ExtractCommand.main(arguments)
+case "check":
+    status = CheckCommand.main(arguments)
 case "export":
     status = ExportCommand.main(arguments)
 case "-h", "--help", "help":

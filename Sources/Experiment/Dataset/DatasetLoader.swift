@@ -7,13 +7,19 @@ import Pose
 ///
 /// Each source file is imported once and cached under the SHA-256 of its bytes and the
 /// importer's fingerprint (name, version, layout, frame rate, label); later runs read the cache.
-/// Every file is tried; if any fails, one error lists them all and nothing is trained.
+/// Videos are extracted once per file (``VideoPoseExtractor``, keyed without the label, so one
+/// extraction serves every dataset and annotation using the file) and cut and resampled per sample.
+///
+/// Every file is tried. What a file that fails does follows ``DatasetConfiguration/failurePolicy(for:)``:
+/// with `fail` (the default for keypoint and sensor files) one error lists every such file and
+/// nothing is trained; with `skip` (the default for videos) the file is logged as a warning and
+/// listed in ``LoadedDataset/skipped`` (and so in each trial's `provenance.json`), and the rest trains.
 public struct DatasetLoader {
     /// The resolved manifest.
     public var configuration: ExperimentConfiguration
     /// Where imported sequences are cached.
     public var cache: FeatureCache
-    /// Receives one line per source (its files, sequences, cache hits and imports).
+    /// Receives one line per source (its files, sequences, cache hits and imports), and warnings.
     public var log: (String) -> Void
 
     public init(configuration: ExperimentConfiguration, cache: FeatureCache, log: @escaping (String) -> Void = { _ in }) {
@@ -24,33 +30,47 @@ public struct DatasetLoader {
 
     /// Imports (or reads from the cache) every source and splits the data.
     /// - Throws: `ExperimentError.sourcesFailed` listing every file that could not be imported
-    ///   or listed, `ExperimentError.emptySplit` if no training sequence remains after label
-    ///   mapping.
+    ///   or listed under the `fail` policy, `ExperimentError.emptySplit` if no training sequence
+    ///   remains after label mapping and skipped files.
     public func load() throws -> LoadedDataset {
         let dataset = configuration.dataset
         for file in (try? cache.removeAbandonedTemporaryFiles()) ?? [] {
             log("removed \(file.path), left by an import that was killed")
         }
         var failures: [String] = []
+        var skipped: [String] = []
         var records: [DataSourceRecord] = []
         var hits = 0
+        let videos = VideoSequenceReader(cache: cache, pose: configuration.features.pose, log: log)
         func read(_ sources: [DataSource], role: String) -> [LabeledSequence] {
             var sequences: [LabeledSequence] = []
             for source in sources {
+                let policy = dataset.failurePolicy(for: source.format)
+                func failed(_ error: Error) {
+                    switch policy {
+                    case .fail:
+                        failures.append("\(error)")
+                    case .skip:
+                        log("warning: skipped (dataset.onError 'skip'): \(error)")
+                        skipped.append("\(error)")
+                    }
+                }
                 do {
                     var counts = (files: 0, sequences: 0, hits: 0)
-                    for (file, label) in try files(of: source) {
+                    for sample in try source.samples() {
                         do {
-                            let result = try importFile(file, label: label, source: source)
+                            let result = try readSample(sample, source: source, videos: videos)
                             sequences += result.sequences
-                            records.append(DataSourceRecord(
-                                role: role, path: file.path, sha256: result.sourceHash, cacheKey: result.key,
-                                sequences: result.sequences.count))
+                            if !records.contains(where: { $0.role == role && $0.path == sample.file.path }) {
+                                records.append(DataSourceRecord(
+                                    role: role, path: sample.file.path, sha256: result.sourceHash, cacheKey: result.key,
+                                    sequences: result.sequences.count))
+                            }
                             counts.files += 1
                             counts.sequences += result.sequences.count
                             if result.hit { counts.hits += 1 }
                         } catch {
-                            failures.append("\(error)")
+                            failed(error)
                         }
                     }
                     hits += counts.hits
@@ -58,7 +78,7 @@ public struct DatasetLoader {
                     log("\(role): \(source.path.path): \(counts.sequences) sequences from \(files) "
                         + "(\(counts.hits) from the cache, \(counts.files - counts.hits) imported)")
                 } catch {
-                    failures.append("\(error)")
+                    failed(error)
                 }
             }
             return sequences
@@ -74,49 +94,48 @@ public struct DatasetLoader {
         validation = relabeled(validation)
         let mappedTest = relabeled(test)
         guard !train.isEmpty else {
-            throw ExperimentError.emptySplit("train", reason: "no training sequence is left after dataset.labels")
+            throw ExperimentError.emptySplit("train", reason: "no training sequence is left after dataset.labels and skipped files")
         }
         if dataset.validation.strategy == .automatic {
             (train, validation) = ValidationSplit(fraction: dataset.validation.fraction, seed: dataset.validation.seed).split(train)
         }
         let labels = Set(train.map(\.label)).sorted()
-        return LoadedDataset(train: train, validation: validation, test: mappedTest, labels: labels, records: records, cacheHits: hits)
+        return LoadedDataset(
+            train: train, validation: validation, test: mappedTest, labels: labels, records: records, cacheHits: hits, skipped: skipped)
     }
 
-    /// The files of a source with the label of each (nil: the file carries its own labels).
-    private func files(of source: DataSource) throws -> [(URL, String?)] {
+    /// The sequences of one sample, with the cache facts of its file.
+    private func readSample(_ sample: DatasetSample, source: DataSource, videos: VideoSequenceReader)
+        throws -> (sequences: [LabeledSequence], key: String, sourceHash: String, hit: Bool) {
         switch source.format {
-        case .uea:
-            return [(source.path, source.label)]
-        case .csv:
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: source.path.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                return [(source.path, source.label)]
+        case .video, .montage:
+            let (sequence, result) = try videos.sequence(of: sample, source: source)
+            return ([sequence], result.key.hexDigest, result.sourceHash.hexDigest, result.hit)
+        case .openpose:
+            let importer = OpenPoseJSONImporter(imageWidth: source.imageSize?.width ?? 1, imageHeight: source.imageSize?.height ?? 1)
+            let hash = try ContentHash.sha256(ofFolderAt: sample.file, fileExtension: "json")
+            let settings = [
+                "label": sample.label ?? "", "image_width": "\(importer.imageWidth)", "image_height": "\(importer.imageHeight)",
+            ]
+            let result = try cache.entry(
+                sourcePath: sample.file.path, sourceHash: hash,
+                fingerprint: ImporterFingerprint(importer: importer.name, version: "\(importer.version)", settings: settings),
+                layoutName: configuration.features.layout.name, frameRate: source.frameRate
+            ) {
+                ImportedContents(sequences: try importer.importSequences(
+                    from: sample.file, layout: configuration.features.layout, frameRate: source.frameRate, label: sample.label))
             }
-            if let label = source.label {
-                // A folder with a label: every CSV file directly inside it has that label.
-                let names = try FileManager.default.contentsOfDirectory(atPath: source.path.path)
-                    .filter { $0.lowercased().hasSuffix(".csv") && !$0.hasPrefix(".") }.sorted()
-                guard !names.isEmpty else {
-                    throw ExperimentError.noSourceFiles(path: source.path.path, expected: "CSV files directly inside the folder (the source has a label)")
-                }
-                return names.map { (source.path.appendingPathComponent($0), label) }
-            }
-            // Create ML's labelled-directories layout: <folder>/<label>/<file>.csv.
-            let entries = try LabeledDirectory.entries(in: source.path)
-            guard !entries.isEmpty else {
-                throw ExperimentError.noSourceFiles(
-                    path: source.path.path,
-                    expected: "CSV files in label folders (<folder>/<label>/*.csv), or give the source a 'label' for CSV files directly inside it")
-            }
-            return entries.map { ($0.url, $0.label) }
+            return (result.entry.sequences, result.entry.key.hexDigest, hash.hexDigest, result.hit)
+        case .uea, .csv, .kinetics:
+            return try importFile(sample.file, label: sample.label, source: source)
         }
     }
 
     private func importer(for format: DataSource.Format) -> any SequenceImporter {
         switch format {
         case .uea: return UEATimeSeriesImporter()
-        case .csv: return KeypointCSVImporter()
+        case .kinetics: return KineticsSkeletonImporter()
+        default: return KeypointCSVImporter()
         }
     }
 

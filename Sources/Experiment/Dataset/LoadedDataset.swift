@@ -15,6 +15,9 @@ public struct LoadedDataset: Sendable {
     public var records: [DataSourceRecord]
     /// Source files read from the feature cache rather than imported.
     public var cacheHits: Int
+    /// Files that failed and were skipped under `dataset.onError: "skip"`: one message each,
+    /// naming the file and the underlying library's error.
+    public var skipped: [String] = []
 
     /// The sequences of a split by name (`train`, `validation`, `test`).
     public func sequences(of split: String) -> [LabeledSequence] {

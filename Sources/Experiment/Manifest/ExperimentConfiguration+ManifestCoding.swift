@@ -15,7 +15,7 @@ private func decodePath<K: CodingKey>(_ container: KeyedDecodingContainer<K>, fo
 }
 
 extension DataSource {
-    private enum CodingKeys: String, CodingKey { case format, path, label, frameRate }
+    private enum CodingKeys: String, CodingKey { case format, path, label, frameRate, imageSize }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -23,32 +23,42 @@ extension DataSource {
         try container.encode(path.path, forKey: .path)
         try container.encodeIfPresent(label, forKey: .label)
         try container.encode(frameRate, forKey: .frameRate)
+        try container.encodeIfPresent(imageSize.map { [$0.width, $0.height] }, forKey: .imageSize)
     }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let size = try container.decodeIfPresent([Int].self, forKey: .imageSize)
         self.init(
             format: try container.decode(Format.self, forKey: .format), path: try decodePath(container, forKey: .path),
             label: try container.decodeIfPresent(String.self, forKey: .label),
-            frameRate: try container.decode(Double.self, forKey: .frameRate))
+            frameRate: try container.decode(Double.self, forKey: .frameRate),
+            imageSize: try size.map { size in
+                guard size.count == 2 else {
+                    throw DecodingError.dataCorruptedError(forKey: .imageSize, in: container, debugDescription: "expected [width, height]")
+                }
+                return ImageSize(width: size[0], height: size[1])
+            })
     }
 }
 
 extension FeatureConfiguration {
-    private enum CodingKeys: String, CodingKey { case layout, frameRate, cache }
+    private enum CodingKeys: String, CodingKey { case layout, frameRate, cache, pose }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(layout, forKey: .layout)
         try container.encode(frameRate, forKey: .frameRate)
         try container.encode(cache.path, forKey: .cache)
+        try container.encode(pose, forKey: .pose)
     }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             layout: try container.decode(SkeletonLayout.self, forKey: .layout),
-            frameRate: try container.decode(Double.self, forKey: .frameRate), cache: try decodePath(container, forKey: .cache))
+            frameRate: try container.decode(Double.self, forKey: .frameRate), cache: try decodePath(container, forKey: .cache),
+            pose: try container.decodeIfPresent(PoseEstimationConfiguration.self, forKey: .pose) ?? .init())
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Pose
 
 /// Everything one experiment does, fully resolved from its manifest: data, features, windows,
 /// model, training, evaluation and output.
@@ -82,6 +83,7 @@ extension ExperimentConfiguration {
         let evaluation = object.section("evaluation", EvaluationConfiguration.init(reading:))
         let output = object.section("output", OutputConfiguration.init(reading:))
         _ = object.member("sweep")  // read by SweepPlan
+        Self.checkPoseSources(dataset, layout: features.layout, features: object.member("features"))
         // A section that is not an object has been reported; its default only keeps the
         // configuration whole until the manifest error is thrown.
         self.init(
@@ -90,6 +92,18 @@ extension ExperimentConfiguration {
             model: model ?? ModelConfiguration(),
             training: training ?? TrainingConfiguration(), evaluation: evaluation ?? EvaluationConfiguration(),
             output: output ?? OutputConfiguration(directory: diagnostics.resolve(OutputConfiguration.defaultDirectoryPath)))
+    }
+
+    /// Reports a layout other than vision18 when a source produces body pose (videos, OpenPose,
+    /// Kinetics-skeleton), whose keypoints are always Vision's 18 joints.
+    private static func checkPoseSources(_ dataset: DatasetConfiguration?, layout: SkeletonLayout, features: ManifestNode?) {
+        guard layout.name != SkeletonLayout.vision18.name, let dataset, let features else { return }
+        let sources = dataset.sources + dataset.validation.sources + (dataset.test?.sources ?? [])
+        let formats = Set(sources.map(\.format).filter(\.producesVision18).map(\.rawValue)).sorted()
+        guard !formats.isEmpty else { return }
+        features.report(
+            "layout: '\(layout.name)' cannot hold the keypoints of \(formats.map { "'\($0)'" }.joined(separator: ", ")) sources, "
+                + "which are body pose in the 'vision18' layout; use layout 'vision18'")
     }
 
     private static func name(from node: ManifestNode) -> String? {

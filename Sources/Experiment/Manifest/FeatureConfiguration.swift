@@ -14,12 +14,15 @@ public struct FeatureConfiguration: Sendable, Hashable, Codable {
     public var frameRate: Double
     /// The absolute URL of the feature cache folder, which need not exist yet.
     public var cache: URL
+    /// The pose landmarker's settings for video sources.
+    public var pose: PoseEstimationConfiguration
 
     /// Creates a feature configuration; the defaults are Create ML's body pose at 30 fps.
-    public init(layout: SkeletonLayout = .vision18, frameRate: Double = 30, cache: URL) {
+    public init(layout: SkeletonLayout = .vision18, frameRate: Double = 30, cache: URL, pose: PoseEstimationConfiguration = .init()) {
         self.layout = layout
         self.frameRate = frameRate
         self.cache = cache
+        self.pose = pose
     }
 }
 
@@ -29,6 +32,7 @@ extension FeatureConfiguration {
         object.read("layout", into: &layout, Self.layout(from:))
         object.read("frameRate", into: &frameRate) { $0.double(.positive) }
         object.read("cache", into: &cache) { $0.resolvedPath() }
+        pose = object.section("pose", PoseEstimationConfiguration.init(reading:)) ?? pose
     }
 
     /// Reads a built-in layout's name or a `{ name, joints, channels, mirrorPairs, edges }`

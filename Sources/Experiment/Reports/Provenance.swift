@@ -25,6 +25,9 @@ public struct Provenance: Codable, Sendable {
     public var seed: Int
     /// Every data source: path, SHA-256 of its bytes, feature-cache key.
     public var data: [DataSourceRecord]
+    /// Source files that failed and were skipped (`dataset.onError: "skip"`), one message each;
+    /// nil (and absent from the JSON) when none was.
+    public var skipped: [String]?
 
     /// OpenBLAS facts.
     public struct OpenBLASInfo: Codable, Sendable {
@@ -54,13 +57,13 @@ public struct Provenance: Codable, Sendable {
     public static let actionlabVersion = "0.1.0"
 
     /// Facts about this process and machine, with the given seed and data records.
-    public static func current(seed: Int, data: [DataSourceRecord]) -> Provenance {
+    public static func current(seed: Int, data: [DataSourceRecord], skipped: [String] = []) -> Provenance {
         Provenance(
             actionlabVersion: actionlabVersion, gitCommit: gitCommit, swiftVersion: swiftVersion,
             hdf5Version: HDF5Library.version,
             openblas: .current,
             ffmpeg: FFmpegLibrary.libraryVersions.merging(["release": FFmpegLibrary.versionInfo]) { $1 },
-            host: hostFacts, seed: seed, data: data)
+            host: hostFacts, seed: seed, data: data, skipped: skipped.isEmpty ? nil : skipped)
     }
 
     static var swiftVersion: String {
@@ -118,7 +121,7 @@ public struct Provenance: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case actionlabVersion = "actionlab_version", gitCommit = "git_commit", swiftVersion = "swift_version"
-        case hdf5Version = "hdf5_version", openblas, ffmpeg, host, seed, data
+        case hdf5Version = "hdf5_version", openblas, ffmpeg, host, seed, data, skipped
     }
 }
 

@@ -107,6 +107,7 @@ public struct SweepRunner {
         for (key, dataset) in try loadDatasets() where !described.contains(key) {
             described.insert(key)
             lines.append("classes: \(dataset.labels.joined(separator: ", "))")
+            for message in dataset.skipped { lines.append("skipped: \(message)") }
             for split in RunReport.splitOrder {
                 let sequences = dataset.sequences(of: split)
                 guard !sequences.isEmpty else { continue }

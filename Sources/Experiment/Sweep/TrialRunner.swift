@@ -99,7 +99,7 @@ public struct TrialRunner {
         do {
             try AtomicFile.writeJSON(TrialConfigurationFile(seed: trial.seed, trial: trial.id, configuration: configuration),
                                      to: partial.appendingPathComponent("config.json"))
-            try AtomicFile.writeJSON(Provenance.current(seed: trial.seed, data: data.records), to: partial.appendingPathComponent("provenance.json"))
+            try AtomicFile.writeJSON(Provenance.current(seed: trial.seed, data: data.records, skipped: data.skipped), to: partial.appendingPathComponent("provenance.json"))
             try report.write(to: partial)
             var weightsMetadata = Self.weightsMetadata(trial: trial, labels: data.labels)
             weightsMetadata["saved_epoch"] = "\(result.savedEpoch)"

@@ -78,6 +78,10 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case nonIncreasingTimestamp(previous: Double, found: Double)
         /// The file has a header but no sequences or frames.
         case noData
+        /// A JSON file is not valid JSON; `reason` is the parser's message.
+        case invalidJSON(reason: String)
+        /// A JSON value has the wrong type or size; `jsonPath` locates it (`$.data[3].skeleton[0].pose`).
+        case unexpectedJSON(jsonPath: String, expected: String, found: String)
     }
 
     /// The error as `path:line: message` (or `path: message` without a line).
@@ -134,6 +138,10 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "timestamps must increase: expected more than \(previous) s, found \(found) s"
         case .noData:
             return "no data: expected at least one data row after the header"
+        case let .invalidJSON(reason):
+            return "not valid JSON: \(reason)"
+        case let .unexpectedJSON(jsonPath, expected, found):
+            return "\(jsonPath): expected \(expected), found \(found)"
         }
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+
+extension ContentHash {
+    /// SHA-256 of a folder's files with one extension: the content hash of a source that is a
+    /// folder, such as OpenPose's per-frame JSON files.
+    ///
+    /// The hash covers every non-hidden file directly inside the folder whose extension is
+    /// `fileExtension` (case-insensitive), sorted by name: it is
+    /// `sha256` of the lines `<name>\t<sha256 of the file's bytes>\n`. Renaming, adding, removing or
+    /// changing a file changes it; moving the whole folder does not.
+    /// - Parameters:
+    ///   - url: the folder.
+    ///   - fileExtension: the extension of the files that count, without the dot.
+    /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` if the folder or a file
+    ///   cannot be read, ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
+    public static func sha256(ofFolderAt url: URL, fileExtension: String) throws -> ContentHash {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+                .filter { !$0.hasPrefix(".") && ($0 as NSString).pathExtension.lowercased() == fileExtension.lowercased() }
+                .sorted()
+        } catch {
+            throw FeatureCacheError.cannotReadSource(path: url.path, reason: error.localizedDescription)
+        }
+        var listing = ""
+        for name in names {
+            listing += "\(name)\t\(try sha256(ofFileAt: url.appendingPathComponent(name)).hexDigest)\n"
+        }
+        return try sha256(of: listing)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Reads a folder of OpenPose per-frame JSON files (`--write_json`) as one ``SkeletonLayout/vision18`` sequence.
+///
+/// OpenPose writes one file per frame, `<video>_<frame number, 12 digits>_keypoints.json`, holding
+/// `{"people": [{"pose_keypoints_2d": [x0, y0, c0, x1, y1, c1, ...], ...}, ...]}` with x, y in
+/// pixels, origin at the top left, for the COCO (18 joints) or BODY_25 (25 joints) model
+/// (``OpenPoseSkeleton``). The files give no image size, so the importer is told it
+/// (``imageWidth``, ``imageHeight``: the manifest source's `imageSize`) to normalize to Vision's
+/// convention: `x / width`, `1 - y / height`, clamped to [0, 1]; undetected joints (confidence 0)
+/// are (0, 0, 0). With several people in a frame the most prominent one (largest keypoint box)
+/// is kept, as for pose estimation; a frame without people is zeros.
+///
+/// Frames are ordered by the last number in their file names (else by name); frame `n` is at
+/// `(n - first) / frameRate` seconds, so skipped frame numbers leave gaps in time. The sequence's
+/// id and group are the folder's path; its label is the `label` argument (OpenPose files carry none).
+public struct OpenPoseJSONImporter: SequenceImporter {
+    public var name: String { "openpose-json" }
+    public var version: Int { 1 }
+    /// The width in pixels of the frames OpenPose ran on.
+    public var imageWidth: Int
+    /// The height in pixels of the frames OpenPose ran on.
+    public var imageHeight: Int
+
+    /// Creates an importer for frames of `imageWidth` × `imageHeight` pixels.
+    public init(imageWidth: Int, imageHeight: Int) {
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+    }
+
+    /// Reads the folder `url` of per-frame JSON files; see the type's description.
+    /// - Throws: ``ImportError``: the folder unreadable or without `.json` files, a file that is not
+    ///   JSON or whose `pose_keypoints_2d` is not 18 or 25 joints (naming the file and JSON path),
+    ///   a layout other than vision18, no label.
+    public func importSequences(from url: URL, layout: SkeletonLayout, frameRate: Double, label: String?) throws -> [LabeledSequence] {
+        guard layout.name == SkeletonLayout.vision18.name else {
+            throw ImportError(path: url.path, line: nil, kind: .unsupported(feature: "OpenPose keypoints into layout '\(layout.name)' (only vision18)"))
+        }
+        guard let label else { throw ImportError(path: url.path, line: nil, kind: .missingLabel) }
+        let files = try frameFiles(in: url)
+        guard let firstNumber = files.first?.number else { throw ImportError(path: url.path, line: nil, kind: .noData) }
+        var keypoints: [Float] = []
+        var timestamps: [Double] = []
+        for file in files {
+            let people = try self.people(in: file.url)
+            keypoints += DetectedPerson.frameValues(ofMostProminentAmong: people)
+            let timestamp = Double(file.number - firstNumber) / frameRate
+            if let previous = timestamps.last, timestamp <= previous {
+                throw ImportError(path: file.url.path, line: nil, kind: .nonIncreasingTimestamp(previous: previous, found: timestamp))
+            }
+            timestamps.append(timestamp)
+        }
+        let sequence = PoseSequence(
+            keypoints: keypoints, timestamps: timestamps, channelCount: layout.channelCount, jointCount: layout.jointCount,
+            frameRate: frameRate)
+        return [LabeledSequence(id: url.path, label: label, group: url.path, sequence: sequence)]
+    }
+
+    /// The folder's `.json` files with their frame numbers, in frame order.
+    private func frameFiles(in folder: URL) throws -> [(url: URL, number: Int)] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                .filter { !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".json") }.sorted()
+        } catch {
+            throw ImportError(path: folder.path, line: nil, kind: .unreadable(reason: error.localizedDescription))
+        }
+        let numbered = names.enumerated().map { index, name in
+            (url: folder.appendingPathComponent(name), number: Self.lastNumber(in: name) ?? index)
+        }
+        return numbered.sorted { ($0.number, $0.url.lastPathComponent) < ($1.number, $1.url.lastPathComponent) }
+    }
+
+    /// The last run of decimal digits in `name` (`000000000042` in `clip_000000000042_keypoints.json`).
+    static func lastNumber(in name: String) -> Int? {
+        let digits = name.split(whereSeparator: { !$0.isNumber }).last
+        return digits.flatMap { Int($0) }
+    }
+
+    /// The people of one frame file.
+    private func people(in file: URL) throws -> [DetectedPerson] {
+        let root = try JSONCursor.parse(contentsOf: file)
+        guard let people = try root.member("people") else { return [] }
+        return try people.elements().compactMap { person in
+            guard let flat = try person.member("pose_keypoints_2d") else { return nil }
+            let values = try flat.numbers()
+            guard values.count % 3 == 0, let indices = OpenPoseSkeleton.vision18Indices(jointCount: values.count / 3) else {
+                throw flat.mismatch("54 (COCO) or 75 (BODY_25) numbers, x, y, confidence per joint")
+            }
+            let joints = values.count / 3
+            let positions = (0..<joints).map { (x: values[3 * $0] / Double(imageWidth), y: values[3 * $0 + 1] / Double(imageHeight)) }
+            let confidences = (0..<joints).map { values[3 * $0 + 2] }
+            return OpenPoseSkeleton.person(positions: positions, confidences: confidences, indices: indices)
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import ActionLabTestSupport
+import FeatureCache
+import Foundation
+import Testing
+
+/// `extract`, `check` and `run` on videos made from the real data (messi5.jpg, vtest.avi) that
+/// `scripts/setup` fetches, with MediaPipe's library and model.
+@Suite(.serialized) struct VideoDatasetTests {
+    static func ffmpeg(_ arguments: [String]) throws {
+        if let output = arguments.last {
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: output).deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "ffmpeg \(arguments.joined(separator: " ")) failed (run scripts/setup)")
+    }
+
+    /// A 2-s clip panning over messi5.jpg (the person moves), starting at `phase` seconds.
+    static func messiClip(_ url: URL, phase: Double) throws {
+        try ffmpeg([
+            "-loop", "1", "-framerate", "30", "-i", try TestData.file("opencv/messi5.jpg").path, "-t", "2",
+            "-vf", "crop=508:318:20+20*sin(2*PI*(t+\(phase))/2):12+12*cos(2*PI*(t+\(phase))/2)", "-c:v", "libx264",
+            "-pix_fmt", "yuv420p", url.path,
+        ])
+    }
+
+    /// `seconds` of vtest.avi from `start`, stream-copied.
+    static func vtestClip(_ url: URL, start: Double, seconds: Double) throws {
+        try ffmpeg(["-ss", "\(start)", "-i", try TestData.file("opencv/vtest.avi").path, "-t", "\(seconds)", "-c", "copy", url.path])
+    }
+
+    static func write(_ text: String, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    @Test("A labelled folder of real clips with one truncated file: that file fails clearly, the rest trains through run")
+    func truncatedFileIsSkipped() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.file("videos")
+        for (index, phase) in [0.0, 0.5, 1.0, 1.5].enumerated() {
+            try Self.messiClip(data.appendingPathComponent("player/clip\(index).mp4"), phase: phase)
+        }
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("street"), withIntermediateDirectories: true)
+        for index in 0..<4 {
+            try Self.vtestClip(data.appendingPathComponent("street/clip\(index).avi"), start: Double(index) * 2, seconds: 2)
+        }
+        let whole = try Data(contentsOf: data.appendingPathComponent("player/clip0.mp4"))
+        try whole.prefix(whole.count / 2).write(to: data.appendingPathComponent("player/truncated.mp4"))
+        try Self.write(
+            """
+            { name: "videos", dataset: { sources: [{ format: "video", path: "videos" }], validation: { fraction: 0.25 } },
+              features: { frameRate: 10, cache: "cache" }, windows: { duration: 1 },
+              model: { channels: [8, 8], kernelSizes: [3, 3] }, training: { epochs: 3, batchSize: 4 } }
+            """, to: directory.file("videos.json5"))
+        let result = try CommandLineTool.run(["run", "videos.json5", "--output", "report"], in: directory.url)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("truncated.mp4"), "the failure is logged")
+        #expect(result.errorOutput.contains("skipped"))
+        let trials = try FileManager.default.contentsOfDirectory(atPath: directory.file("report/trials").path)
+        let trial = try #require(trials.first)
+        let provenance = try String(contentsOf: directory.file("report/trials/\(trial)/provenance.json"), encoding: .utf8)
+        #expect(provenance.contains("truncated.mp4"), "provenance lists the skipped file")
+        #expect(provenance.contains("clip3.avi"))
+
+        // With dataset.onError "fail" the same tree fails before training, naming the file.
+        try Self.write(
+            try String(contentsOf: directory.file("videos.json5"), encoding: .utf8)
+                .replacingOccurrences(of: "validation: {", with: "onError: \"fail\", validation: {"),
+            to: directory.file("strict.json5"))
+        let strict = try CommandLineTool.run(["run", "strict.json5", "--output", "strict"], in: directory.url)
+        #expect(strict.status == 1)
+        #expect(strict.errorOutput.contains("truncated.mp4"))
+    }
+
+    @Test("check on vtest.avi's first 10 s: 100 frames at 10 fps, frames without a person flagged")
+    func checkFlagsFramesWithoutAPerson() throws {
+        let directory = try TemporaryDirectory()
+        try Self.vtestClip(directory.file("data/street/vtest.avi"), start: 0, seconds: 10)
+        try Self.messiClip(directory.file("data/player/clip.mp4"), phase: 0)
+        try Self.write(
+            """
+            { name: "check", dataset: { sources: [{ format: "video", path: "data" }] }, features: { frameRate: 10, cache: "cache" } }
+            """, to: directory.file("check.json5"))
+        let result = try CommandLineTool.run(["check", "check.json5", "--output", "out"], in: directory.url)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let markdown = try String(contentsOf: directory.file("out/check.md"), encoding: .utf8)
+        #expect(markdown.contains("frames without a person"))
+        #expect(markdown.contains("mixed frame rates"))
+        let csv = try String(contentsOf: directory.file("out/videos.csv"), encoding: .utf8)
+        let row = try #require(csv.split(separator: "\n").first { $0.contains("vtest.avi") })
+        let fields = row.split(separator: ",", omittingEmptySubsequences: false)
+        #expect(fields[2] == "10.0" && fields[7] == "100", "10 fps, 100 frames: \(row)")
+        #expect(try String(contentsOf: directory.file("out/labels.csv"), encoding: .utf8).contains("street,1,"))
+    }
+
+    @Test("kill -9 during extract, then rerun: it finishes, no corrupt entry is read, only unfinished videos are redone")
+    func killAndRerun() throws {
+        let directory = try TemporaryDirectory()
+        let count = 6
+        for index in 0..<count {
+            try Self.vtestClip(directory.file("data/street/clip\(index).avi"), start: Double(index) * 3, seconds: 3)
+        }
+        try Self.write(
+            """
+            { name: "kill", dataset: { sources: [{ format: "video", path: "data" }] }, features: { frameRate: 10, cache: "cache" } }
+            """, to: directory.file("kill.json5"))
+        let process = Process()
+        process.executableURL = try CommandLineTool.executable
+        process.arguments = ["extract", "kill.json5"]
+        process.currentDirectoryURL = directory.url
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func entries() -> [String] {
+            let enumerator = FileManager.default.enumerator(atPath: directory.file("cache").path)
+            return (enumerator?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".h5") }
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while entries().count < 2 && process.isRunning && Date() < deadline { usleep(20_000) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let finished = entries().count
+        try #require(finished >= 1 && finished < count, "killed after \(finished) of \(count) videos")
+
+        let rerun = try CommandLineTool.run(["extract", "kill.json5"], in: directory.url)
+        #expect(rerun.status == 0, "\(rerun.errorOutput)")
+        #expect(rerun.output.contains("cache hits: \(finished), new extractions: \(count - finished) "), "\(rerun.output)")
+        #expect(!rerun.errorOutput.contains("set aside"), "no entry was unreadable")
+        let again = try CommandLineTool.run(["extract", "kill.json5"], in: directory.url)
+        #expect(again.output.contains("cache hits: \(count), new extractions: 0 "), "\(again.output)")
+        // Every entry reads back whole.
+        let cache = try FeatureCache(directory: directory.file("cache"))
+        for path in entries() {
+            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            #expect(try cache.lookup(key: CacheKey(hexDigest: name)) != nil)
+        }
+    }
+}

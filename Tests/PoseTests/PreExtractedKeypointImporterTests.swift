@@ -1,0 +1,77 @@
+import ActionLabTestSupport
+import Foundation
+import Pose
+import Testing
+
+@Suite struct PreExtractedKeypointImporterTests {
+    /// A COCO-18 person, `[x, y, c]` per joint in pixels of a 200x100 frame, every joint at (50, 25).
+    static func openPoseFrame(people: [[Double]]) -> String {
+        let list = people.map { "{\"pose_keypoints_2d\": [\($0.map { "\($0)" }.joined(separator: ","))]}" }
+        return "{\"version\": 1.3, \"people\": [\(list.joined(separator: ","))]}"
+    }
+
+    @Test("OpenPose folder: pixels to Vision coordinates, BODY_25 mapped, most prominent person, gaps in time")
+    func openPose() throws {
+        let directory = try TemporaryDirectory()
+        let coco = (0..<18).flatMap { _ in [50.0, 25.0, 0.9] }
+        var body25 = (0..<25).flatMap { _ in [150.0, 75.0, 0.8] }
+        body25[8 * 3 + 2] = 0  // mid-hip, not in vision18
+        var small = coco
+        small[0] = 60
+        _ = try writeFixture(Self.openPoseFrame(people: [coco]), named: "clip/clip_000000000000_keypoints.json", in: directory.url)
+        _ = try writeFixture(Self.openPoseFrame(people: [body25]), named: "clip/clip_000000000002_keypoints.json", in: directory.url)
+        _ = try writeFixture(Self.openPoseFrame(people: []), named: "clip/clip_000000000003_keypoints.json", in: directory.url)
+        let sequences = try OpenPoseJSONImporter(imageWidth: 200, imageHeight: 100)
+            .importSequences(from: directory.file("clip"), layout: .vision18, frameRate: 10, label: "wave")
+        let pose = try #require(sequences.first?.sequence)
+        #expect(sequences.first?.label == "wave")
+        #expect(pose.timestamps == [0, 0.2, 0.3])
+        #expect(pose[0, 0, 0] == 0.25 && pose[0, 1, 0] == 0.75 && abs(pose[0, 2, 0] - 0.9) < 1e-6)
+        #expect(pose[1, 0, 8] == 0.75 && pose[1, 1, 8] == 0.25, "vision18's right hip is BODY_25's joint 9")
+        #expect((0..<54).allSatisfy { pose.keypoints[2 * 54 + $0] == 0 }, "a frame without people is zeros")
+    }
+
+    @Test("OpenPose: a person array of the wrong size names the file and JSON path")
+    func openPoseWrongSize() throws {
+        let directory = try TemporaryDirectory()
+        let file = try writeFixture(Self.openPoseFrame(people: [[1, 2, 3, 4]]), named: "clip/f_000000000000_keypoints.json", in: directory.url)
+        #expect(throws: ImportError(path: file.path, line: nil, kind: .unexpectedJSON(
+            jsonPath: "$.people[0].pose_keypoints_2d", expected: "54 (COCO) or 75 (BODY_25) numbers, x, y, confidence per joint",
+            found: "an array of 4"))) {
+            try OpenPoseJSONImporter(imageWidth: 10, imageHeight: 10)
+                .importSequences(from: directory.file("clip"), layout: .vision18, frameRate: 30, label: "x")
+        }
+    }
+
+    @Test("Kinetics-skeleton: normalized top-left coordinates flipped, label from the file, missing frames zeros")
+    func kinetics() throws {
+        let directory = try TemporaryDirectory()
+        let pose = (0..<18).flatMap { _ in ["0.2", "0.1"] }.joined(separator: ",")
+        let score = Array(repeating: "0.7", count: 18).joined(separator: ",")
+        let text = """
+            {"data": [{"frame_index": 1, "skeleton": [{"pose": [\(pose)], "score": [\(score)]}]},
+                      {"frame_index": 3, "skeleton": []}], "label": "squat", "label_index": 4}
+            """
+        let file = try writeFixture(text, named: "clip.json", in: directory.url)
+        let sequences = try KineticsSkeletonImporter().importSequences(from: file, layout: .vision18, frameRate: 30, label: nil)
+        let sequence = try #require(sequences.first)
+        #expect(sequence.label == "squat")
+        #expect(sequence.sequence.frameCount == 3)
+        #expect(abs(sequence.sequence[0, 0, 5] - 0.2) < 1e-6 && abs(sequence.sequence[0, 1, 5] - 0.9) < 1e-6)
+        #expect(sequence.sequence.keypoints[54...].allSatisfy { $0 == 0 })
+        #expect(try KineticsSkeletonImporter().importSequences(from: file, layout: .vision18, frameRate: 30, label: "mine").first?.label == "mine")
+    }
+
+    @Test("Kinetics-skeleton: a score array of the wrong size names its JSON path")
+    func kineticsWrongSize() throws {
+        let directory = try TemporaryDirectory()
+        let pose = Array(repeating: "0.5", count: 36).joined(separator: ",")
+        let file = try writeFixture(
+            "{\"data\": [{\"frame_index\": 1, \"skeleton\": [{\"pose\": [\(pose)], \"score\": [1]}]}], \"label\": \"a\"}",
+            named: "clip.json", in: directory.url)
+        #expect(throws: ImportError(path: file.path, line: nil, kind: .unexpectedJSON(
+            jsonPath: "$.data[0].skeleton[0].score", expected: "18 numbers (one per joint)", found: "an array of 1"))) {
+            try KineticsSkeletonImporter().importSequences(from: file, layout: .vision18, frameRate: 30, label: nil)
+        }
+    }
+}
