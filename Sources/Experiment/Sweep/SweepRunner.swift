@@ -232,6 +232,8 @@ public struct SweepRunner {
             let process = Process()
             process.executableURL = executable
             process.arguments = ["trial", folder.path, "\(trial.index)"]
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                [Provenance.gitCommitEnvironmentKey: Provenance.gitCommit]) { $1 }
             group.enter()
             process.terminationHandler = { finished in
                 if finished.terminationStatus != 0 {
