@@ -61,6 +61,16 @@ public final class KeypointNormalization: Layer {
             }
             return problems
         }
+
+        /// ``problems`` plus a check that the layout fits a model's `inputChannels` (`C·J`
+        /// values per frame); the models share it.
+        public func problems(forInputChannels inputChannels: Int) -> [String] {
+            var problems = self.problems
+            if channelCount * jointCount != inputChannels {
+                problems.append("keypointNormalization covers \(channelCount)·\(jointCount) values per frame, not inputChannels \(inputChannels)")
+            }
+            return problems
+        }
     }
 
     /// A scale at or below this is replaced by 1 (a frame with fewer than two distinct joints).

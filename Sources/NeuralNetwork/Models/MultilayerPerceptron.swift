@@ -56,13 +56,7 @@ public final class MultilayerPerceptron: Classifier {
             if hiddenUnits < 1 { problems.append("hiddenUnits must be positive, got \(hiddenUnits)") }
             if classCount < 2 { problems.append("classCount must be at least 2, got \(classCount)") }
             if !(dropout >= 0 && dropout < 1) { problems.append("dropout must be in [0, 1), got \(dropout)") }
-            if let keypointNormalization {
-                problems += keypointNormalization.problems
-                if keypointNormalization.channelCount * keypointNormalization.jointCount != inputChannels {
-                    problems.append("keypointNormalization covers \(keypointNormalization.channelCount)·"
-                        + "\(keypointNormalization.jointCount) values per frame, not inputChannels \(inputChannels)")
-                }
-            }
+            problems += keypointNormalization?.problems(forInputChannels: inputChannels) ?? []
             return problems
         }
     }

@@ -74,13 +74,7 @@ public final class TemporalConvolutionalNetwork: Classifier {
             }
             if dilations.contains(where: { $0 < 1 }) { problems.append("dilations must be positive, got \(dilations)") }
             if !(dropout >= 0 && dropout < 1) { problems.append("dropout must be in [0, 1), got \(dropout)") }
-            if let keypointNormalization {
-                problems += keypointNormalization.problems
-                if keypointNormalization.channelCount * keypointNormalization.jointCount != inputChannels {
-                    problems.append("keypointNormalization covers \(keypointNormalization.channelCount)·"
-                        + "\(keypointNormalization.jointCount) values per frame, not inputChannels \(inputChannels)")
-                }
-            }
+            problems += keypointNormalization?.problems(forInputChannels: inputChannels) ?? []
             return problems
         }
     }
