@@ -12,10 +12,16 @@
 /// temporal convolution `nn.Conv2d(C, C, (k, 1), (s, 1), (p, 0))` (`net/st_gcn.py`), whose weight
 /// `[out, in, k, 1]` is this layer's `[out, in, k]`.
 ///
-/// Computed as im2col — a `[inChannels·k, N·T_out·V]` matrix of input patches for the whole
-/// batch (`V = 1` for rank-3 input) — followed by one `sgemm` with the `[outChannels, inChannels·k]`
-/// weight. The backward pass uses `sgemm` for the weight gradient and for the patch gradient,
-/// which col2im scatters back to the input.
+/// Computed one sample at a time: the sample's input patches are laid out as a
+/// `[inChannels·k, T_out·V]` matrix (im2col, `V = 1` for rank-3 input) in a workspace the layer
+/// keeps between calls, and one `sgemm` with the `[outChannels, inChannels·k]` weight writes the
+/// sample's `[outChannels, T_out·V]` output in place. The workspace is `inChannels·k·T_out·V`
+/// floats (2.5 MB for st-gcn's blocks at 60 frames and 18 joints), so it stays in cache, where a
+/// whole-batch im2col would be 32 times larger and memory-bound. At stride 1 a patch row is one
+/// contiguous copy of the input row, shifted by the tap. A `1×1` convolution without stride or
+/// padding multiplies the input directly. The backward pass rebuilds each sample's patches
+/// (cheaper than keeping the batch's), accumulates `∂W` with one `sgemm` per sample and scatters
+/// the patch gradient back to the input (col2im), the adjoint of the same index map.
 public final class TemporalConvolution: Layer {
     /// How much zero padding to add at each end of the time axis.
     public enum Padding: Hashable, Sendable {
@@ -44,9 +50,12 @@ public final class TemporalConvolution: Layer {
     /// The bias `b`, shape `[outChannels]`, or `nil` for a convolution without bias.
     public let bias: Parameter?
 
-    private var inputShape: [Int] = [0, 0, 0]
-    /// im2col matrix of the last forward input, `[inChannels·k, N·T_out·V]`.
-    private var columns = Tensor(zeros: [0, 0])
+    /// The input of the last forward call, kept for the backward pass.
+    private var input = Tensor(zeros: [0, 0, 0])
+    /// The patch matrix of one sample, `[inChannels·k, T_out·V]`.
+    private let columns = Workspace()
+    /// The gradient of one sample's patch matrix, `[inChannels·k, T_out·V]`.
+    private let gradColumns = Workspace()
 
     /// Creates a convolution with PyTorch's default initialization, U(±1/√(inChannels·k)) for
     /// weight and bias.
@@ -129,23 +138,23 @@ public final class TemporalConvolution: Layer {
                      "TemporalConvolution expects [N, \(inChannels), T] or [N, \(inChannels), T, V], got \(x.shape)")
         let geometry = Geometry(x.shape, outLength: outputLength(inputLength: x.shape[2]))
         precondition(geometry.outLength > 0, "TemporalConvolution: input of \(geometry.length) frames is shorter than the filter")
-        inputShape = x.shape
-        columns = Tensor(zeros: [inChannels * kernelSize, geometry.columnCount])
-        x.withUnsafeBufferPointer { source in
-            columns.withUnsafeMutableBufferPointer { target in
-                forEachTap(geometry) { inputIndex, columnIndex in
-                    target[columnIndex] = source[inputIndex]
+        input = x
+        let patchSize = inChannels * kernelSize
+        let plane = geometry.outPlane
+        var output = Tensor(shape: geometry.outputShape(outChannels)) { y in
+            x.withUnsafeBufferPointer { source in
+                weight.value.withUnsafeBufferPointer { w in
+                    for n in 0..<geometry.batch {
+                        // Y[n] ([outChannels, T_out·V]) = W ([outChannels, inChannels·k]) · patches of x[n]
+                        let patches = withPatches(of: source, sample: n, geometry)
+                        BLAS.sgemm(
+                            transposeA: .none, transposeB: .none, m: outChannels, n: plane, k: patchSize, alpha: 1,
+                            a: w, lda: patchSize, b: patches.buffer, ldb: patches.stride, beta: 0,
+                            c: UnsafeMutableBufferPointer(rebasing: y[(n * outChannels * plane)...]), ldc: plane)
+                    }
                 }
             }
         }
-
-        // Y'[o, (n, t, v)] = W[o, :] · columns[:, (n, t, v)]
-        var product = Tensor(zeros: [outChannels, geometry.columnCount])
-        multiply(weight.value, .none, columns, .none, into: &product,
-                 m: outChannels, n: geometry.columnCount, k: inChannels * kernelSize, beta: 0)
-        let plane = geometry.outLength * geometry.width
-        var output = product.swappingAxes(
-            outer: 1, outChannels, geometry.batch, inner: plane, shape: geometry.outputShape(outChannels))
         if let bias {
             addChannelBias(bias.value, to: &output, batch: geometry.batch, channels: outChannels, inner: plane)
         }
@@ -157,33 +166,51 @@ public final class TemporalConvolution: Layer {
     /// - Parameter gradOutput: ∂loss/∂y, `[N, outChannels, T_out]` or `[N, outChannels, T_out, V]`.
     /// - Returns: ∂loss/∂x, `[N, inChannels, T]` or `[N, inChannels, T, V]`.
     public func backward(_ gradOutput: Tensor) -> Tensor {
-        let geometry = Geometry(inputShape, outLength: outputLength(inputLength: inputShape[2]))
+        let geometry = Geometry(input.shape, outLength: outputLength(inputLength: input.shape[2]))
         precondition(gradOutput.shape == geometry.outputShape(outChannels),
                      "TemporalConvolution.backward: gradient shape \(gradOutput.shape)")
-        let plane = geometry.outLength * geometry.width
+        let (plane, inputPlane) = (geometry.outPlane, geometry.inPlane)
         if let bias {
             accumulateChannelSums(of: gradOutput, into: &bias.gradient,
                                   batch: geometry.batch, channels: outChannels, inner: plane)
         }
-        let gradProduct = gradOutput.swappingAxes(
-            outer: 1, geometry.batch, outChannels, inner: plane, shape: [outChannels, geometry.columnCount])
         let patchSize = inChannels * kernelSize
-        // ∂W[o, r] += Σ_col ∂Y'[o, col] · columns[r, col]
-        multiply(gradProduct, .none, columns, .transpose, into: &weight.gradient,
-                 m: outChannels, n: patchSize, k: geometry.columnCount, beta: 1)
-        // ∂columns[r, col] = Σ_o W[o, r] · ∂Y'[o, col]
-        var gradColumns = Tensor(zeros: [patchSize, geometry.columnCount])
-        multiply(weight.value, .transpose, gradProduct, .none, into: &gradColumns,
-                 m: patchSize, n: geometry.columnCount, k: outChannels, beta: 0)
-        var gradInput = Tensor(zeros: inputShape)
-        gradColumns.withUnsafeBufferPointer { source in
-            gradInput.withUnsafeMutableBufferPointer { target in
-                forEachTap(geometry) { inputIndex, columnIndex in
-                    target[inputIndex] += source[columnIndex]
+        let x = input
+        return Tensor(shape: input.shape) { dx in
+            x.withUnsafeBufferPointer { source in
+                gradOutput.withUnsafeBufferPointer { g in
+                    weight.value.withUnsafeBufferPointer { w in
+                        for n in 0..<geometry.batch {
+                            let gradSample = UnsafeBufferPointer(rebasing: g[(n * outChannels * plane)...])
+                            // ∂W[o, r] += Σ_col ∂Y[n][o, col] · patches[r, col]
+                            let patches = withPatches(of: source, sample: n, geometry)
+                            weight.gradient.withUnsafeMutableBufferPointer { dw in
+                                BLAS.sgemm(
+                                    transposeA: .none, transposeB: .transpose, m: outChannels, n: patchSize, k: plane,
+                                    alpha: 1, a: gradSample, lda: plane, b: patches.buffer, ldb: patches.stride,
+                                    beta: 1, c: dw, ldc: patchSize)
+                            }
+                            let gradInput = UnsafeMutableBufferPointer(rebasing: dx[(n * inChannels * inputPlane)..<((n + 1) * inChannels * inputPlane)])
+                            if geometry.isPointwise(kernelSize: kernelSize, stride: stride, padding: padding) {
+                                // ∂x[n] = Wᵀ · ∂Y[n] directly: the patches are the input itself.
+                                BLAS.sgemm(
+                                    transposeA: .transpose, transposeB: .none, m: patchSize, n: plane, k: outChannels,
+                                    alpha: 1, a: w, lda: patchSize, b: gradSample, ldb: plane, beta: 0,
+                                    c: gradInput, ldc: plane)
+                                continue
+                            }
+                            // ∂patches[r, col] = Σ_o W[o, r] · ∂Y[n][o, col], then col2im.
+                            let gradPatches = gradColumns.buffer(count: patchSize * plane)
+                            BLAS.sgemm(
+                                transposeA: .transpose, transposeB: .none, m: patchSize, n: plane, k: outChannels,
+                                alpha: 1, a: w, lda: patchSize, b: gradSample, ldb: plane, beta: 0,
+                                c: gradPatches, ldc: plane)
+                            scatterPatches(UnsafeBufferPointer(gradPatches), into: gradInput, geometry)
+                        }
+                    }
                 }
             }
         }
-        return gradInput
     }
 
     /// The extents of one forward call: `[N, C, T]` is treated as `[N, C, T, 1]`.
@@ -202,39 +229,97 @@ public final class TemporalConvolution: Layer {
             self.outLength = outLength
         }
 
-        /// Columns of the im2col matrix, `N·T_out·V`.
-        var columnCount: Int { batch * outLength * width }
+        /// Values of one output channel of one sample, `T_out·V`.
+        var outPlane: Int { outLength * width }
+        /// Values of one input channel of one sample, `T·V`.
+        var inPlane: Int { length * width }
+
+        /// Whether the patches of a sample are the sample itself (`k = 1`, `s = 1`, `p = 0`).
+        func isPointwise(kernelSize: Int, stride: Int, padding: Int) -> Bool {
+            kernelSize == 1 && stride == 1 && padding == 0 && outLength == length
+        }
 
         func outputShape(_ channels: Int) -> [Int] {
             isRank4 ? [batch, channels, outLength, width] : [batch, channels, outLength]
         }
     }
 
-    /// Calls `body(inputIndex, columnIndex)` for every tap that reads a real (non-padding) frame.
+    /// The patch matrix `[inChannels·k, T_out·V]` of sample `n` and its row stride: the sample
+    /// itself for a pointwise convolution, else the layer's workspace filled by im2col.
     ///
-    /// `inputIndex` addresses `x[n, c, t·s − p + j·d, v]` in an `[N, inChannels, T, V]` buffer and
-    /// `columnIndex` addresses `columns[c·k + j, (n·T_out + t)·V + v]`. im2col copies along this
-    /// map and col2im adds along it, so the two are adjoint by construction.
-    @inline(__always)
-    private func forEachTap(_ geometry: Geometry, _ body: (_ inputIndex: Int, _ columnIndex: Int) -> Void) {
-        let (batch, length, outLength, width) = (geometry.batch, geometry.length, geometry.outLength, geometry.width)
-        let columnCount = geometry.columnCount
+    /// Row `c·k + j`, column `t·V + v` holds `x[n, c, t·s − p + j·d, v]`, or 0 where that frame is
+    /// padding. The buffer stays valid until the next call (it points into ``columns``' workspace,
+    /// or into `source`).
+    private func withPatches(
+        of source: UnsafeBufferPointer<Float>, sample n: Int, _ geometry: Geometry
+    ) -> (buffer: UnsafeBufferPointer<Float>, stride: Int) {
+        let (plane, inputPlane) = (geometry.outPlane, geometry.inPlane)
+        let sample = UnsafeBufferPointer(rebasing: source[(n * inChannels * inputPlane)..<((n + 1) * inChannels * inputPlane)])
+        if geometry.isPointwise(kernelSize: kernelSize, stride: stride, padding: padding) {
+            return (sample, inputPlane)
+        }
+        let patches = columns.buffer(count: inChannels * kernelSize * plane)
+        let width = geometry.width
         for c in 0..<inChannels {
+            let channel = c * inputPlane
             for j in 0..<kernelSize {
-                let row = (c * kernelSize + j) * columnCount
-                let offset = j * dilation - padding
-                for n in 0..<batch {
-                    let inputBase = (n * inChannels + c) * length
-                    let columnBase = row + n * outLength * width
-                    for t in 0..<outLength {
-                        let source = t * stride + offset
-                        guard source >= 0 && source < length else { continue }
-                        let from = (inputBase + source) * width
-                        let to = columnBase + t * width
-                        for v in 0..<width { body(from + v, to + v) }
+                let tap = taps(j, geometry)
+                let row = (c * kernelSize + j) * plane
+                patches[row..<(row + tap.first * width)].update(repeating: 0)
+                if stride == 1 {
+                    let from = channel + (tap.first + tap.offset) * width
+                    let count = (tap.end - tap.first) * width
+                    let target = row + tap.first * width
+                    _ = UnsafeMutableBufferPointer(rebasing: patches[target..<(target + count)])
+                        .update(fromContentsOf: sample[from..<(from + count)])
+                } else {
+                    for t in tap.first..<tap.end {
+                        let (from, target) = (channel + (t * stride + tap.offset) * width, row + t * width)
+                        for v in 0..<width { patches[target + v] = sample[from + v] }
+                    }
+                }
+                patches[(row + tap.end * width)..<(row + plane)].update(repeating: 0)
+            }
+        }
+        return (UnsafeBufferPointer(patches), plane)
+    }
+
+    /// Adds a patch gradient `[inChannels·k, T_out·V]` into one sample's input gradient
+    /// `[inChannels, T·V]` (col2im), which it first sets to zero: the adjoint of
+    /// ``withPatches(of:sample:_:)``.
+    private func scatterPatches(
+        _ gradPatches: UnsafeBufferPointer<Float>, into gradInput: UnsafeMutableBufferPointer<Float>, _ geometry: Geometry
+    ) {
+        let (plane, inputPlane, width) = (geometry.outPlane, geometry.inPlane, geometry.width)
+        gradInput.update(repeating: 0)
+        for c in 0..<inChannels {
+            let channel = c * inputPlane
+            for j in 0..<kernelSize {
+                let tap = taps(j, geometry)
+                let row = (c * kernelSize + j) * plane
+                if stride == 1 {
+                    let target = channel + (tap.first + tap.offset) * width
+                    let source = row + tap.first * width
+                    for i in 0..<((tap.end - tap.first) * width) { gradInput[target + i] += gradPatches[source + i] }
+                } else {
+                    for t in tap.first..<tap.end {
+                        let (target, source) = (channel + (t * stride + tap.offset) * width, row + t * width)
+                        for v in 0..<width { gradInput[target + v] += gradPatches[source + v] }
                     }
                 }
             }
         }
+    }
+
+    /// The output frames `first..<end` whose tap `j` reads a real (non-padding) input frame, and
+    /// the tap's offset `j·d − p`: output frame `t` reads input frame `t·s + offset`.
+    @inline(__always)
+    private func taps(_ j: Int, _ geometry: Geometry) -> (first: Int, end: Int, offset: Int) {
+        let offset = j * dilation - padding
+        // first: the smallest t with t·s + offset >= 0; end: one past the largest t with t·s + offset < T.
+        let first = offset >= 0 ? 0 : (-offset + stride - 1) / stride
+        let last = geometry.length - 1 - offset
+        let end = last < 0 ? 0 : min(geometry.outLength, last / stride + 1)
+        return (min(first, end), end, offset)
     }
 }
