@@ -46,6 +46,8 @@ let package = Package(
         .executableTarget(name: "actionlab", dependencies: ["Experiment", "NeuralNetwork", "SyntheticData"]),
         // ActionLab's pose-only rate for scripts/bench-pose.
         .executableTarget(name: "pose-benchmark", dependencies: ["Pose"]),
+        // ActionLab's training rate for scripts/bench-training.
+        .executableTarget(name: "training-benchmark", dependencies: ["NeuralNetwork", "Pose"]),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
