@@ -8,13 +8,24 @@ import Pose
 /// Each source file is imported once and cached under the SHA-256 of its bytes and the
 /// importer's fingerprint (name, version, layout, frame rate, label); later runs read the cache.
 /// Every file is tried; if any fails, one error lists them all and nothing is trained.
+///
+/// Only a description of each sequence (``CachedSequence``) is read at first. When the keypoints
+/// of all splits together take at most ``inMemoryLimit`` bytes, the sequences are then read into
+/// memory; otherwise they stay references into the cache and batches read their frames on demand
+/// (``WindowSet``), so that memory does not grow with the data set. Results are the same either way.
 public struct DatasetLoader {
+    /// The default of ``inMemoryLimit``: 256 MiB of keypoints (about 1,000 sequences of 10 minutes
+    /// of Vision-18 pose at 30 fps).
+    public static let defaultInMemoryLimit = 256 << 20
     /// The resolved manifest.
     public var configuration: ExperimentConfiguration
     /// Where imported sequences are cached.
     public var cache: FeatureCache
     /// Receives one line per source (its files, sequences, cache hits and imports).
     public var log: (String) -> Void
+    /// The largest data set, in bytes of Float32 keypoints over all splits, held in memory; larger
+    /// ones are streamed from the cache.
+    public var inMemoryLimit = Self.defaultInMemoryLimit
 
     public init(configuration: ExperimentConfiguration, cache: FeatureCache, log: @escaping (String) -> Void = { _ in }) {
         self.configuration = configuration
@@ -34,15 +45,15 @@ public struct DatasetLoader {
         var failures: [String] = []
         var records: [DataSourceRecord] = []
         var hits = 0
-        func read(_ sources: [DataSource], role: String) -> [LabeledSequence] {
-            var sequences: [LabeledSequence] = []
+        func read(_ sources: [DataSource], role: String) -> [DatasetSequence] {
+            var sequences: [DatasetSequence] = []
             for source in sources {
                 do {
                     var counts = (files: 0, sequences: 0, hits: 0)
                     for (file, label) in try files(of: source) {
                         do {
                             let result = try importFile(file, label: label, source: source)
-                            sequences += result.sequences
+                            sequences += result.sequences.map(DatasetSequence.init(cached:))
                             records.append(DataSourceRecord(
                                 role: role, path: file.path, sha256: result.sourceHash, cacheKey: result.key,
                                 sequences: result.sequences.count))
@@ -80,7 +91,15 @@ public struct DatasetLoader {
             (train, validation) = ValidationSplit(fraction: dataset.validation.fraction, seed: dataset.validation.seed).split(train)
         }
         let labels = Set(train.map(\.label)).sorted()
-        return LoadedDataset(train: train, validation: validation, test: mappedTest, labels: labels, records: records, cacheHits: hits)
+        var loaded = LoadedDataset(
+            train: train, validation: validation, test: mappedTest, labels: labels, records: records, cacheHits: hits)
+        let bytes = (train + validation + mappedTest).reduce(0) { $0 + $1.valueCount } * MemoryLayout<Float>.size
+        if bytes <= inMemoryLimit {
+            try loaded.loadIntoMemory()
+        } else {
+            log("streaming \(bytes >> 20) MiB of keypoints from the feature cache (in memory up to \(inMemoryLimit >> 20) MiB)")
+        }
+        return loaded
     }
 
     /// The files of a source with the label of each (nil: the file carries its own labels).
@@ -121,13 +140,13 @@ public struct DatasetLoader {
     }
 
     private func importFile(_ file: URL, label: String?, source: DataSource)
-        throws -> (sequences: [LabeledSequence], key: String, sourceHash: String, hit: Bool) {
+        throws -> (sequences: [CachedSequence], key: String, sourceHash: String, hit: Bool) {
         let importer = importer(for: source.format)
         let layout = configuration.features.layout
         var settings: [String: String] = [:]
         if let label { settings["label"] = label }
         let fingerprint = ImporterFingerprint(importer: importer.name, version: "\(importer.version)", settings: settings)
-        let result = try cache.sequences(
+        let result = try cache.sequenceIndex(
             source: file, fingerprint: fingerprint, layoutName: layout.name, frameRate: source.frameRate
         ) {
             try importer.importSequences(from: file, layout: layout, frameRate: source.frameRate, label: label)
@@ -149,7 +168,7 @@ public struct DatasetLoader {
 
     /// Fails if a key of `dataset.labels` names no label in the data (a misspelt label would
     /// otherwise be kept under its raw name without a word).
-    private func checkLabelMapping(_ sequences: [LabeledSequence]) throws {
+    private func checkLabelMapping(_ sequences: [DatasetSequence]) throws {
         let present = Set(sequences.map(\.label))
         let unused = configuration.dataset.labels.keys.filter { !present.contains($0) }.sorted()
         guard unused.isEmpty else {
@@ -158,7 +177,7 @@ public struct DatasetLoader {
     }
 
     /// Applies `dataset.labels`: renames, and drops sequences whose label maps to null.
-    private func relabeled(_ sequences: [LabeledSequence]) -> [LabeledSequence] {
+    private func relabeled(_ sequences: [DatasetSequence]) -> [DatasetSequence] {
         let mapping = configuration.dataset.labels
         return sequences.compactMap { sample in
             guard let mapped = mapping[sample.label] else { return sample }

@@ -27,11 +27,12 @@ public struct Trainer: Sendable {
     /// Trains a fresh model on `train`, scoring `validation` after each epoch.
     ///
     /// - Parameters:
-    ///   - train: Training windows `[N, T, C, J]`; must not be empty.
+    ///   - train: Training windows `[N, T, C, J]`, in memory or streamed; must not be empty.
     ///   - validation: Validation windows, or nil.
     ///   - seed: The run's seed.
     ///   - onEpoch: Called after each epoch with its record (for progress output).
-    /// - Throws: `ExperimentError.emptySplit` if `train` has no windows.
+    /// - Throws: `ExperimentError.emptySplit` if `train` has no windows, `FeatureCacheError` if a
+    ///   streamed window cannot be read.
     public func fit(
         train: WindowSet, validation: WindowSet?, seed: Int, onEpoch: (EpochRecord) -> Void = { _ in }
     ) throws -> Result {
@@ -62,7 +63,7 @@ public struct Trainer: Sendable {
                 let augment: ((Int, inout [Float]) -> Void)? = augmentation.isIdentity ? nil : { window, values in
                     augmentation.apply(to: &values, seed: Int(seed), epoch: epoch, index: window)
                 }
-                let logits = model.forward(BatchAssembler.inputs(train, indices: indices, augment: augment), training: true)
+                let logits = model.forward(try BatchAssembler.inputs(train, indices: indices, augment: augment), training: true)
                 let result = softmaxCrossEntropy(
                     logits: logits, labels: labels, labelSmoothing: Float(settings.labelSmoothing))
                 zeroGradients(model.parameters)
@@ -79,7 +80,7 @@ public struct Trainer: Sendable {
                 epoch: epoch, trainLoss: lossSum / Double(order.count),
                 trainAccuracy: Double(correct) / Double(order.count))
             if let validation, validation.count > 0 {
-                let (probabilities, loss) = evaluator.predict(model, on: validation)
+                let (probabilities, loss) = try evaluator.predict(model, on: validation)
                 let metrics = evaluator.metrics(probabilities: probabilities, loss: loss, windows: validation)
                 record.validationLoss = loss
                 record.validationAccuracy = metrics.window.accuracy
