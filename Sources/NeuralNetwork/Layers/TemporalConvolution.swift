@@ -12,16 +12,17 @@
 /// temporal convolution `nn.Conv2d(C, C, (k, 1), (s, 1), (p, 0))` (`net/st_gcn.py`), whose weight
 /// `[out, in, k, 1]` is this layer's `[out, in, k]`.
 ///
-/// Computed one sample at a time: the sample's input patches are laid out as a
-/// `[inChannels·k, T_out·V]` matrix (im2col, `V = 1` for rank-3 input) in a workspace the layer
-/// keeps between calls, and one `sgemm` with the `[outChannels, inChannels·k]` weight writes the
-/// sample's `[outChannels, T_out·V]` output in place. The workspace is `inChannels·k·T_out·V`
-/// floats (2.5 MB for st-gcn's blocks at 60 frames and 18 joints), so it stays in cache, where a
-/// whole-batch im2col would be 32 times larger and memory-bound. At stride 1 a patch row is one
-/// contiguous copy of the input row, shifted by the tap. A `1×1` convolution without stride or
-/// padding multiplies the input directly. The backward pass rebuilds each sample's patches
-/// (cheaper than keeping the batch's), accumulates `∂W` with one `sgemm` per sample and scatters
-/// the patch gradient back to the input (col2im), the adjoint of the same index map.
+/// Computed in chunks of samples sized to stay in cache: the chunk's input patches are laid out
+/// as a `[inChannels·k, B·T_out·V]` matrix (im2col, `V = 1` for rank-3 input) in a workspace the
+/// layer keeps between calls, and one `sgemm` with the `[outChannels, inChannels·k]` weight gives
+/// the chunk's output. The chunk holds as many samples `B` as fit ``patchBudget`` floats (at least
+/// one): the whole batch for a `tcn` (`378 × 1920` at batch 32), one sample for st-gcn's blocks
+/// (`576 × 1080`, 2.5 MB), where a whole-batch im2col would be 80 MB and memory-bound. With one
+/// sample the `sgemm` writes the output in place. At stride 1 a patch row is one contiguous copy
+/// of the input row, shifted by the tap; a `1×1` convolution without stride or padding multiplies
+/// the input directly. The backward pass rebuilds each chunk's patches (cheaper than keeping the
+/// batch's), accumulates `∂W` with one `sgemm` per chunk and scatters the patch gradient back to
+/// the input (col2im), the adjoint of the same index map.
 public final class TemporalConvolution: Layer {
     /// How much zero padding to add at each end of the time axis.
     public enum Padding: Hashable, Sendable {
@@ -52,10 +53,20 @@ public final class TemporalConvolution: Layer {
 
     /// The input of the last forward call, kept for the backward pass.
     private var input = Tensor(zeros: [0, 0, 0])
-    /// The patch matrix of one sample, `[inChannels·k, T_out·V]`.
+    /// The patch matrix of one chunk of samples, `[inChannels·k, B·T_out·V]`.
     private let columns = Workspace()
-    /// The gradient of one sample's patch matrix, `[inChannels·k, T_out·V]`.
+    /// The gradient of one chunk's patch matrix, `[inChannels·k, B·T_out·V]`.
     private let gradColumns = Workspace()
+    /// One chunk's output or output gradient, `[outChannels, B·T_out·V]`, when `B > 1`.
+    private let product = Workspace()
+
+    /// The default of ``patchBudget``: 2²⁰ floats (4 MiB), so that a chunk's patches stay in cache.
+    public static let defaultPatchBudget = 1 << 20
+
+    /// The largest patch matrix of a chunk of samples, in floats; a chunk always holds at least
+    /// one sample. Only speed depends on it (and the last bits of sums, which `sgemm` may group
+    /// differently for different matrix widths).
+    public var patchBudget = TemporalConvolution.defaultPatchBudget
 
     /// Creates a convolution with PyTorch's default initialization, U(±1/√(inChannels·k)) for
     /// weight and bias.
@@ -144,13 +155,20 @@ public final class TemporalConvolution: Layer {
         var output = Tensor(shape: geometry.outputShape(outChannels)) { y in
             x.withUnsafeBufferPointer { source in
                 weight.value.withUnsafeBufferPointer { w in
-                    for n in 0..<geometry.batch {
-                        // Y[n] ([outChannels, T_out·V]) = W ([outChannels, inChannels·k]) · patches of x[n]
-                        let patches = withPatches(of: source, sample: n, geometry)
+                    for samples in chunks(geometry) {
+                        // Y[chunk] ([outChannels, B·T_out·V]) = W ([outChannels, inChannels·k]) · patches
+                        let patches = withPatches(of: source, samples: samples, geometry)
+                        let width = samples.count * plane
+                        let chunkOutput = samples.count == 1
+                            ? UnsafeMutableBufferPointer(rebasing: y[(samples.lowerBound * outChannels * plane)...])
+                            : product.buffer(count: outChannels * width)
                         BLAS.sgemm(
-                            transposeA: .none, transposeB: .none, m: outChannels, n: plane, k: patchSize, alpha: 1,
+                            transposeA: .none, transposeB: .none, m: outChannels, n: width, k: patchSize, alpha: 1,
                             a: w, lda: patchSize, b: patches.buffer, ldb: patches.stride, beta: 0,
-                            c: UnsafeMutableBufferPointer(rebasing: y[(n * outChannels * plane)...]), ldc: plane)
+                            c: chunkOutput, ldc: width)
+                        if samples.count > 1 {
+                            scatter(UnsafeBufferPointer(chunkOutput), into: y, samples: samples, plane: plane)
+                        }
                     }
                 }
             }
@@ -175,41 +193,95 @@ public final class TemporalConvolution: Layer {
                                   batch: geometry.batch, channels: outChannels, inner: plane)
         }
         let patchSize = inChannels * kernelSize
-        let x = input
-        return Tensor(shape: input.shape) { dx in
-            x.withUnsafeBufferPointer { source in
-                gradOutput.withUnsafeBufferPointer { g in
-                    weight.value.withUnsafeBufferPointer { w in
-                        for n in 0..<geometry.batch {
-                            let gradSample = UnsafeBufferPointer(rebasing: g[(n * outChannels * plane)...])
-                            // ∂W[o, r] += Σ_col ∂Y[n][o, col] · patches[r, col]
-                            let patches = withPatches(of: source, sample: n, geometry)
+        var gradInput = Tensor(unspecifiedContentsWithShape: input.shape)
+        input.withUnsafeBufferPointer { source in
+            gradOutput.withUnsafeBufferPointer { g in
+                weight.value.withUnsafeBufferPointer { w in
+                    gradInput.withUnsafeMutableBufferPointer { dx in
+                        for samples in chunks(geometry) {
+                            let width = samples.count * plane
+                            // ∂Y of the chunk as [outChannels, B·T_out·V].
+                            let gradChunk: UnsafeBufferPointer<Float>
+                            if samples.count == 1 {
+                                gradChunk = UnsafeBufferPointer(rebasing: g[(samples.lowerBound * outChannels * plane)...])
+                            } else {
+                                let gathered = product.buffer(count: outChannels * width)
+                                gather(g, into: gathered, samples: samples, plane: plane)
+                                gradChunk = UnsafeBufferPointer(gathered)
+                            }
+                            // ∂W[o, r] += Σ_col ∂Y[o, col] · patches[r, col]
+                            let patches = withPatches(of: source, samples: samples, geometry)
                             weight.gradient.withUnsafeMutableBufferPointer { dw in
                                 BLAS.sgemm(
-                                    transposeA: .none, transposeB: .transpose, m: outChannels, n: patchSize, k: plane,
-                                    alpha: 1, a: gradSample, lda: plane, b: patches.buffer, ldb: patches.stride,
+                                    transposeA: .none, transposeB: .transpose, m: outChannels, n: patchSize, k: width,
+                                    alpha: 1, a: gradChunk, lda: width, b: patches.buffer, ldb: patches.stride,
                                     beta: 1, c: dw, ldc: patchSize)
                             }
-                            let gradInput = UnsafeMutableBufferPointer(rebasing: dx[(n * inChannels * inputPlane)..<((n + 1) * inChannels * inputPlane)])
-                            if geometry.isPointwise(kernelSize: kernelSize, stride: stride, padding: padding) {
+                            let chunkInput = UnsafeMutableBufferPointer(
+                                rebasing: dx[(samples.lowerBound * inChannels * inputPlane)..<(samples.upperBound * inChannels * inputPlane)])
+                            if isPointwise(geometry), samples.count == 1 {
                                 // ∂x[n] = Wᵀ · ∂Y[n] directly: the patches are the input itself.
                                 BLAS.sgemm(
                                     transposeA: .transpose, transposeB: .none, m: patchSize, n: plane, k: outChannels,
-                                    alpha: 1, a: w, lda: patchSize, b: gradSample, ldb: plane, beta: 0,
-                                    c: gradInput, ldc: plane)
+                                    alpha: 1, a: w, lda: patchSize, b: gradChunk, ldb: plane, beta: 0,
+                                    c: chunkInput, ldc: plane)
                                 continue
                             }
-                            // ∂patches[r, col] = Σ_o W[o, r] · ∂Y[n][o, col], then col2im.
-                            let gradPatches = gradColumns.buffer(count: patchSize * plane)
+                            // ∂patches[r, col] = Σ_o W[o, r] · ∂Y[o, col], then col2im.
+                            let gradPatches = gradColumns.buffer(count: patchSize * width)
                             BLAS.sgemm(
-                                transposeA: .transpose, transposeB: .none, m: patchSize, n: plane, k: outChannels,
-                                alpha: 1, a: w, lda: patchSize, b: gradSample, ldb: plane, beta: 0,
-                                c: gradPatches, ldc: plane)
-                            scatterPatches(UnsafeBufferPointer(gradPatches), into: gradInput, geometry)
+                                transposeA: .transpose, transposeB: .none, m: patchSize, n: width, k: outChannels,
+                                alpha: 1, a: w, lda: patchSize, b: gradChunk, ldb: width, beta: 0,
+                                c: gradPatches, ldc: width)
+                            scatterPatches(UnsafeBufferPointer(gradPatches), into: chunkInput, samples: samples.count, geometry)
                         }
                     }
                 }
             }
+        }
+        return gradInput
+    }
+
+    /// The batch split into consecutive chunks whose patch matrices fit ``patchBudget``.
+    private func chunks(_ geometry: Geometry) -> [Range<Int>] {
+        let perSample = max(1, inChannels * kernelSize * geometry.outPlane)
+        let size = max(1, min(geometry.batch, patchBudget / perSample))
+        return Swift.stride(from: 0, to: geometry.batch, by: size).map { $0..<min($0 + size, geometry.batch) }
+    }
+
+    /// Whether the patches of a sample are the sample itself (`k = 1`, `s = 1`, `p = 0`).
+    private func isPointwise(_ geometry: Geometry) -> Bool {
+        kernelSize == 1 && stride == 1 && padding == 0 && geometry.outLength == geometry.length
+    }
+
+    /// Calls `body(chunkRow, batchRow)` for the start of every `plane`-long row of a chunk's
+    /// `[outChannels, B·plane]` matrix and of the same row in the batch's `[N, outChannels, plane]`.
+    @inline(__always)
+    private func forEachRow(samples: Range<Int>, plane: Int, _ body: (_ chunkRow: Int, _ batchRow: Int) -> Void) {
+        for (local, n) in samples.enumerated() {
+            for o in 0..<outChannels {
+                body(o * samples.count * plane + local * plane, (n * outChannels + o) * plane)
+            }
+        }
+    }
+
+    /// Copies a chunk's `[outChannels, B·plane]` output into the batch's `[N, outChannels, plane]`.
+    private func scatter(
+        _ chunk: UnsafeBufferPointer<Float>, into batch: UnsafeMutableBufferPointer<Float>, samples: Range<Int>, plane: Int
+    ) {
+        forEachRow(samples: samples, plane: plane) { chunkRow, batchRow in
+            _ = UnsafeMutableBufferPointer(rebasing: batch[batchRow..<(batchRow + plane)])
+                .update(fromContentsOf: chunk[chunkRow..<(chunkRow + plane)])
+        }
+    }
+
+    /// Copies the chunk's rows of the batch's `[N, outChannels, plane]` into `[outChannels, B·plane]`.
+    private func gather(
+        _ batch: UnsafeBufferPointer<Float>, into chunk: UnsafeMutableBufferPointer<Float>, samples: Range<Int>, plane: Int
+    ) {
+        forEachRow(samples: samples, plane: plane) { chunkRow, batchRow in
+            _ = UnsafeMutableBufferPointer(rebasing: chunk[chunkRow..<(chunkRow + plane)])
+                .update(fromContentsOf: batch[batchRow..<(batchRow + plane)])
         }
     }
 
@@ -234,77 +306,80 @@ public final class TemporalConvolution: Layer {
         /// Values of one input channel of one sample, `T·V`.
         var inPlane: Int { length * width }
 
-        /// Whether the patches of a sample are the sample itself (`k = 1`, `s = 1`, `p = 0`).
-        func isPointwise(kernelSize: Int, stride: Int, padding: Int) -> Bool {
-            kernelSize == 1 && stride == 1 && padding == 0 && outLength == length
-        }
-
         func outputShape(_ channels: Int) -> [Int] {
             isRank4 ? [batch, channels, outLength, width] : [batch, channels, outLength]
         }
     }
 
-    /// The patch matrix `[inChannels·k, T_out·V]` of sample `n` and its row stride: the sample
-    /// itself for a pointwise convolution, else the layer's workspace filled by im2col.
+    /// The patch matrix `[inChannels·k, B·T_out·V]` of a chunk of `B` samples and its row stride:
+    /// the sample itself for a pointwise convolution of one sample, else the layer's workspace
+    /// filled by im2col.
     ///
-    /// Row `c·k + j`, column `t·V + v` holds `x[n, c, t·s − p + j·d, v]`, or 0 where that frame is
-    /// padding. The buffer stays valid until the next call (it points into ``columns``' workspace,
-    /// or into `source`).
+    /// Row `c·k + j`, column `b·T_out·V + t·V + v` holds `x[n₀ + b, c, t·s − p + j·d, v]`, or 0
+    /// where that frame is padding. The buffer stays valid until the next call (it points into the
+    /// ``columns`` workspace, or into `source`).
     private func withPatches(
-        of source: UnsafeBufferPointer<Float>, sample n: Int, _ geometry: Geometry
+        of source: UnsafeBufferPointer<Float>, samples: Range<Int>, _ geometry: Geometry
     ) -> (buffer: UnsafeBufferPointer<Float>, stride: Int) {
-        let (plane, inputPlane) = (geometry.outPlane, geometry.inPlane)
-        let sample = UnsafeBufferPointer(rebasing: source[(n * inChannels * inputPlane)..<((n + 1) * inChannels * inputPlane)])
-        if geometry.isPointwise(kernelSize: kernelSize, stride: stride, padding: padding) {
-            return (sample, inputPlane)
+        let (plane, inputPlane, width) = (geometry.outPlane, geometry.inPlane, geometry.width)
+        let sampleSize = inChannels * inputPlane
+        if isPointwise(geometry), samples.count == 1 {
+            let start = samples.lowerBound * sampleSize
+            return (UnsafeBufferPointer(rebasing: source[start..<(start + sampleSize)]), inputPlane)
         }
-        let patches = columns.buffer(count: inChannels * kernelSize * plane)
-        let width = geometry.width
-        for c in 0..<inChannels {
-            let channel = c * inputPlane
-            for j in 0..<kernelSize {
-                let tap = taps(j, geometry)
-                let row = (c * kernelSize + j) * plane
-                patches[row..<(row + tap.first * width)].update(repeating: 0)
-                if stride == 1 {
-                    let from = channel + (tap.first + tap.offset) * width
-                    let count = (tap.end - tap.first) * width
-                    let target = row + tap.first * width
-                    _ = UnsafeMutableBufferPointer(rebasing: patches[target..<(target + count)])
-                        .update(fromContentsOf: sample[from..<(from + count)])
-                } else {
-                    for t in tap.first..<tap.end {
-                        let (from, target) = (channel + (t * stride + tap.offset) * width, row + t * width)
-                        for v in 0..<width { patches[target + v] = sample[from + v] }
+        let rowLength = samples.count * plane
+        let patches = columns.buffer(count: inChannels * kernelSize * rowLength)
+        for (local, n) in samples.enumerated() {
+            for c in 0..<inChannels {
+                let channel = n * sampleSize + c * inputPlane
+                for j in 0..<kernelSize {
+                    let tap = taps(j, geometry)
+                    let row = (c * kernelSize + j) * rowLength + local * plane
+                    patches[row..<(row + tap.first * width)].update(repeating: 0)
+                    if stride == 1 {
+                        let from = channel + (tap.first + tap.offset) * width
+                        let count = (tap.end - tap.first) * width
+                        let target = row + tap.first * width
+                        _ = UnsafeMutableBufferPointer(rebasing: patches[target..<(target + count)])
+                            .update(fromContentsOf: source[from..<(from + count)])
+                    } else {
+                        for t in tap.first..<tap.end {
+                            let (from, target) = (channel + (t * stride + tap.offset) * width, row + t * width)
+                            for v in 0..<width { patches[target + v] = source[from + v] }
+                        }
                     }
+                    patches[(row + tap.end * width)..<(row + plane)].update(repeating: 0)
                 }
-                patches[(row + tap.end * width)..<(row + plane)].update(repeating: 0)
             }
         }
-        return (UnsafeBufferPointer(patches), plane)
+        return (UnsafeBufferPointer(patches), rowLength)
     }
 
-    /// Adds a patch gradient `[inChannels·k, T_out·V]` into one sample's input gradient
-    /// `[inChannels, T·V]` (col2im), which it first sets to zero: the adjoint of
-    /// ``withPatches(of:sample:_:)``.
+    /// Writes into the input gradient `[B, inChannels, T·V]` of a chunk of `B` samples the sum of
+    /// its patch gradient `[inChannels·k, B·T_out·V]` along the patch map (col2im): the adjoint of
+    /// ``withPatches(of:samples:_:)``.
     private func scatterPatches(
-        _ gradPatches: UnsafeBufferPointer<Float>, into gradInput: UnsafeMutableBufferPointer<Float>, _ geometry: Geometry
+        _ gradPatches: UnsafeBufferPointer<Float>, into gradInput: UnsafeMutableBufferPointer<Float>,
+        samples: Int, _ geometry: Geometry
     ) {
         let (plane, inputPlane, width) = (geometry.outPlane, geometry.inPlane, geometry.width)
+        let rowLength = samples * plane
         gradInput.update(repeating: 0)
-        for c in 0..<inChannels {
-            let channel = c * inputPlane
-            for j in 0..<kernelSize {
-                let tap = taps(j, geometry)
-                let row = (c * kernelSize + j) * plane
-                if stride == 1 {
-                    let target = channel + (tap.first + tap.offset) * width
-                    let source = row + tap.first * width
-                    for i in 0..<((tap.end - tap.first) * width) { gradInput[target + i] += gradPatches[source + i] }
-                } else {
-                    for t in tap.first..<tap.end {
-                        let (target, source) = (channel + (t * stride + tap.offset) * width, row + t * width)
-                        for v in 0..<width { gradInput[target + v] += gradPatches[source + v] }
+        for local in 0..<samples {
+            for c in 0..<inChannels {
+                let channel = (local * inChannels + c) * inputPlane
+                for j in 0..<kernelSize {
+                    let tap = taps(j, geometry)
+                    let row = (c * kernelSize + j) * rowLength + local * plane
+                    if stride == 1 {
+                        let target = channel + (tap.first + tap.offset) * width
+                        let source = row + tap.first * width
+                        for i in 0..<((tap.end - tap.first) * width) { gradInput[target + i] += gradPatches[source + i] }
+                    } else {
+                        for t in tap.first..<tap.end {
+                            let (target, source) = (channel + (t * stride + tap.offset) * width, row + t * width)
+                            for v in 0..<width { gradInput[target + v] += gradPatches[source + v] }
+                        }
                     }
                 }
             }
