@@ -48,4 +48,31 @@ import Testing
             expectClose(result.gradBias.values, results[0].gradBias.values, "bias gradient")
         }
     }
+
+    /// Several worker threads: outputs and input gradients equal one worker's bit for bit (each
+    /// sample is computed alike), `∂W` agrees within rounding, and repeating a run with the same
+    /// worker count reproduces every bit.
+    @Test(arguments: 0..<cases.count)
+    func workerCountsAgreeAndAreDeterministic(index: Int) {
+        let (kernelSize, stride, padding, shape) = Self.cases[index]
+        let x = randomTensor(shape, seed: 65)
+        func run(workers: Int) -> (output: Tensor, gradInput: Tensor, gradWeight: Tensor) {
+            var generator = SeededGenerator(seed: 66)
+            let layer = TemporalConvolution(
+                inChannels: shape[1], outChannels: 3, kernelSize: kernelSize, stride: stride, padding: padding, using: &generator)
+            layer.patchBudget = 1
+            layer.workerCount = workers
+            let output = layer.forward(x, training: true)
+            let gradInput = layer.backward(randomTensor(output.shape, seed: 67))
+            return (output, gradInput, layer.weight.gradient)
+        }
+        let single = run(workers: 1)
+        for workers in [2, 3] {
+            let parallel = run(workers: workers)
+            #expect(parallel.output.values.map(\.bitPattern) == single.output.values.map(\.bitPattern))
+            #expect(parallel.gradInput.values.map(\.bitPattern) == single.gradInput.values.map(\.bitPattern))
+            expectClose(parallel.gradWeight.values, single.gradWeight.values, "weight gradient, \(workers) workers")
+            #expect(run(workers: workers).gradWeight.values.map(\.bitPattern) == parallel.gradWeight.values.map(\.bitPattern))
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A convolution over time (PyTorch's `nn.Conv1d` with `groups = 1`, or `nn.Conv2d` with a
 /// `k×1` kernel on rank-4 input).
 ///
@@ -23,6 +25,12 @@
 /// the input directly. The backward pass rebuilds each chunk's patches (cheaper than keeping the
 /// batch's), accumulates `∂W` with one `sgemm` per chunk and scatters the patch gradient back to
 /// the input (col2im), the adjoint of the same index map.
+///
+/// With ``workerCount`` (default: ``BLAS/threadCount``) above 1, consecutive runs of chunks go to
+/// that many threads, each calling single-threaded BLAS: OpenBLAS divides one call of these sizes
+/// between threads poorly. Each worker writes its own samples' outputs and input gradients and
+/// sums its own share of `∂W`; the shares are added in worker order, so results are bit-identical
+/// for a given worker count (and differ from one worker's only in the last bits).
 public final class TemporalConvolution: Layer {
     /// How much zero padding to add at each end of the time axis.
     public enum Padding: Hashable, Sendable {
@@ -53,12 +61,12 @@ public final class TemporalConvolution: Layer {
 
     /// The input of the last forward call, kept for the backward pass.
     private var input = Tensor(zeros: [0, 0, 0])
-    /// The patch matrix of one chunk of samples, `[inChannels·k, B·T_out·V]`.
-    private let columns = Workspace()
-    /// The gradient of one chunk's patch matrix, `[inChannels·k, B·T_out·V]`.
-    private let gradColumns = Workspace()
-    /// One chunk's output or output gradient, `[outChannels, B·T_out·V]`, when `B > 1`.
-    private let product = Workspace()
+    /// Scratch memory of each worker thread, grown to the number of workers.
+    private var scratch: [ChunkScratch] = []
+
+    /// Threads that compute chunks of samples at once, each with single-threaded BLAS calls;
+    /// `nil` (the default) uses ``BLAS/threadCount``. Only speed and the last bits of `∂W` depend on it.
+    public var workerCount: Int?
 
     /// The default of ``patchBudget``: 2²⁰ floats (4 MiB), so that a chunk's patches stay in cache.
     public static let defaultPatchBudget = 1 << 20
@@ -155,19 +163,21 @@ public final class TemporalConvolution: Layer {
         var output = Tensor(shape: geometry.outputShape(outChannels)) { y in
             x.withUnsafeBufferPointer { source in
                 weight.value.withUnsafeBufferPointer { w in
-                    for samples in chunks(geometry) {
-                        // Y[chunk] ([outChannels, B·T_out·V]) = W ([outChannels, inChannels·k]) · patches
-                        let patches = withPatches(of: source, samples: samples, geometry)
-                        let width = samples.count * plane
-                        let chunkOutput = samples.count == 1
-                            ? UnsafeMutableBufferPointer(rebasing: y[(samples.lowerBound * outChannels * plane)...])
-                            : product.buffer(count: outChannels * width)
-                        BLAS.sgemm(
-                            transposeA: .none, transposeB: .none, m: outChannels, n: width, k: patchSize, alpha: 1,
-                            a: w, lda: patchSize, b: patches.buffer, ldb: patches.stride, beta: 0,
-                            c: chunkOutput, ldc: width)
-                        if samples.count > 1 {
-                            scatter(UnsafeBufferPointer(chunkOutput), into: y, samples: samples, plane: plane)
+                    forEachWorker(chunks(geometry)) { _, scratch, chunks in
+                        for samples in chunks {
+                            // Y[chunk] ([outChannels, B·T_out·V]) = W ([outChannels, inChannels·k]) · patches
+                            let patches = withPatches(of: source, samples: samples, geometry, into: scratch.columns)
+                            let width = samples.count * plane
+                            let chunkOutput = samples.count == 1
+                                ? UnsafeMutableBufferPointer(rebasing: y[(samples.lowerBound * outChannels * plane)...])
+                                : scratch.product.buffer(count: outChannels * width)
+                            BLAS.sgemm(
+                                transposeA: .none, transposeB: .none, m: outChannels, n: width, k: patchSize, alpha: 1,
+                                a: w, lda: patchSize, b: patches.buffer, ldb: patches.stride, beta: 0,
+                                c: chunkOutput, ldc: width)
+                            if samples.count > 1 {
+                                scatter(UnsafeBufferPointer(chunkOutput), into: y, samples: samples, plane: plane)
+                            }
                         }
                     }
                 }
@@ -194,52 +204,112 @@ public final class TemporalConvolution: Layer {
         }
         let patchSize = inChannels * kernelSize
         var gradInput = Tensor(unspecifiedContentsWithShape: input.shape)
+        let chunks = chunks(geometry)
+        let workers = workerGroups(chunks).count
         input.withUnsafeBufferPointer { source in
             gradOutput.withUnsafeBufferPointer { g in
                 weight.value.withUnsafeBufferPointer { w in
                     gradInput.withUnsafeMutableBufferPointer { dx in
-                        for samples in chunks(geometry) {
-                            let width = samples.count * plane
-                            // ∂Y of the chunk as [outChannels, B·T_out·V].
-                            let gradChunk: UnsafeBufferPointer<Float>
-                            if samples.count == 1 {
-                                gradChunk = UnsafeBufferPointer(rebasing: g[(samples.lowerBound * outChannels * plane)...])
-                            } else {
-                                let gathered = product.buffer(count: outChannels * width)
-                                gather(g, into: gathered, samples: samples, plane: plane)
-                                gradChunk = UnsafeBufferPointer(gathered)
-                            }
-                            // ∂W[o, r] += Σ_col ∂Y[o, col] · patches[r, col]
-                            let patches = withPatches(of: source, samples: samples, geometry)
-                            weight.gradient.withUnsafeMutableBufferPointer { dw in
+                        forEachWorker(chunks) { worker, scratch, chunks in
+                            // One worker sums ∂W in place; several each sum their share first.
+                            let share = workers > 1 ? scratch.gradWeight.buffer(count: outChannels * patchSize) : nil
+                            for (position, samples) in chunks.enumerated() {
+                                let width = samples.count * plane
+                                // ∂Y of the chunk as [outChannels, B·T_out·V].
+                                let gradChunk: UnsafeBufferPointer<Float>
+                                if samples.count == 1 {
+                                    gradChunk = UnsafeBufferPointer(rebasing: g[(samples.lowerBound * outChannels * plane)...])
+                                } else {
+                                    let gathered = scratch.product.buffer(count: outChannels * width)
+                                    gather(g, into: gathered, samples: samples, plane: plane)
+                                    gradChunk = UnsafeBufferPointer(gathered)
+                                }
+                                // ∂W[o, r] += Σ_col ∂Y[o, col] · patches[r, col]
+                                let patches = withPatches(of: source, samples: samples, geometry, into: scratch.columns)
+                                func accumulate(into dw: UnsafeMutableBufferPointer<Float>, beta: Float) {
+                                    BLAS.sgemm(
+                                        transposeA: .none, transposeB: .transpose, m: outChannels, n: patchSize, k: width,
+                                        alpha: 1, a: gradChunk, lda: width, b: patches.buffer, ldb: patches.stride,
+                                        beta: beta, c: dw, ldc: patchSize)
+                                }
+                                if let share {
+                                    accumulate(into: share, beta: position == 0 ? 0 : 1)
+                                } else {
+                                    weight.gradient.withUnsafeMutableBufferPointer { accumulate(into: $0, beta: 1) }
+                                }
+                                let chunkInput = UnsafeMutableBufferPointer(
+                                    rebasing: dx[(samples.lowerBound * inChannels * inputPlane)..<(samples.upperBound * inChannels * inputPlane)])
+                                if isPointwise(geometry), samples.count == 1 {
+                                    // ∂x[n] = Wᵀ · ∂Y[n] directly: the patches are the input itself.
+                                    BLAS.sgemm(
+                                        transposeA: .transpose, transposeB: .none, m: patchSize, n: plane, k: outChannels,
+                                        alpha: 1, a: w, lda: patchSize, b: gradChunk, ldb: plane, beta: 0,
+                                        c: chunkInput, ldc: plane)
+                                    continue
+                                }
+                                // ∂patches[r, col] = Σ_o W[o, r] · ∂Y[o, col], then col2im.
+                                let gradPatches = scratch.gradColumns.buffer(count: patchSize * width)
                                 BLAS.sgemm(
-                                    transposeA: .none, transposeB: .transpose, m: outChannels, n: patchSize, k: width,
-                                    alpha: 1, a: gradChunk, lda: width, b: patches.buffer, ldb: patches.stride,
-                                    beta: 1, c: dw, ldc: patchSize)
+                                    transposeA: .transpose, transposeB: .none, m: patchSize, n: width, k: outChannels,
+                                    alpha: 1, a: w, lda: patchSize, b: gradChunk, ldb: width, beta: 0,
+                                    c: gradPatches, ldc: width)
+                                scatterPatches(UnsafeBufferPointer(gradPatches), into: chunkInput, samples: samples.count, geometry)
                             }
-                            let chunkInput = UnsafeMutableBufferPointer(
-                                rebasing: dx[(samples.lowerBound * inChannels * inputPlane)..<(samples.upperBound * inChannels * inputPlane)])
-                            if isPointwise(geometry), samples.count == 1 {
-                                // ∂x[n] = Wᵀ · ∂Y[n] directly: the patches are the input itself.
-                                BLAS.sgemm(
-                                    transposeA: .transpose, transposeB: .none, m: patchSize, n: plane, k: outChannels,
-                                    alpha: 1, a: w, lda: patchSize, b: gradChunk, ldb: plane, beta: 0,
-                                    c: chunkInput, ldc: plane)
-                                continue
-                            }
-                            // ∂patches[r, col] = Σ_o W[o, r] · ∂Y[o, col], then col2im.
-                            let gradPatches = gradColumns.buffer(count: patchSize * width)
-                            BLAS.sgemm(
-                                transposeA: .transpose, transposeB: .none, m: patchSize, n: width, k: outChannels,
-                                alpha: 1, a: w, lda: patchSize, b: gradChunk, ldb: width, beta: 0,
-                                c: gradPatches, ldc: width)
-                            scatterPatches(UnsafeBufferPointer(gradPatches), into: chunkInput, samples: samples.count, geometry)
                         }
                     }
                 }
             }
         }
+        if workers > 1 {
+            // The workers' shares of ∂W, added in worker order.
+            weight.gradient.withUnsafeMutableBufferPointer { dw in
+                for worker in 0..<workers {
+                    let share = scratch[worker].gradWeight.buffer(count: outChannels * patchSize)
+                    for i in 0..<dw.count { dw[i] += share[i] }
+                }
+            }
+        }
         return gradInput
+    }
+
+    /// The chunks split into consecutive runs, one per worker: ``workerCount`` (or
+    /// ``BLAS/threadCount``) runs, fewer when there are fewer chunks.
+    private func workerGroups(_ chunks: [Range<Int>]) -> [ArraySlice<Range<Int>>] {
+        let workers = max(1, min(workerCount ?? BLAS.threadCount, chunks.count))
+        return (0..<workers).map { worker in
+            chunks[(worker * chunks.count / workers)..<((worker + 1) * chunks.count / workers)]
+        }
+    }
+
+    /// Calls `body(worker, scratch, chunks)` for each worker's run of chunks: on this thread for
+    /// one worker, else on that many threads at once with single-threaded BLAS calls.
+    private func forEachWorker(
+        _ chunks: [Range<Int>], _ body: (_ worker: Int, _ scratch: ChunkScratch, _ chunks: ArraySlice<Range<Int>>) -> Void
+    ) {
+        let groups = workerGroups(chunks)
+        while scratch.count < groups.count { scratch.append(ChunkScratch()) }
+        guard groups.count > 1 else {
+            body(0, scratch[0], groups[0])
+            return
+        }
+        let workspaces = scratch
+        BLAS.withThreadCount(1) {
+            DispatchQueue.concurrentPerform(iterations: groups.count) { worker in
+                body(worker, workspaces[worker], groups[worker])
+            }
+        }
+    }
+
+    /// The scratch memory of one worker thread.
+    private final class ChunkScratch {
+        /// The patch matrix of one chunk of samples, `[inChannels·k, B·T_out·V]`.
+        let columns = Workspace()
+        /// The gradient of one chunk's patch matrix, `[inChannels·k, B·T_out·V]`.
+        let gradColumns = Workspace()
+        /// One chunk's output or output gradient, `[outChannels, B·T_out·V]`, when `B > 1`.
+        let product = Workspace()
+        /// The worker's share of `∂W`, `[outChannels, inChannels·k]`, with several workers.
+        let gradWeight = Workspace()
     }
 
     /// The batch split into consecutive chunks whose patch matrices fit ``patchBudget``.
@@ -316,10 +386,10 @@ public final class TemporalConvolution: Layer {
     /// filled by im2col.
     ///
     /// Row `c·k + j`, column `b·T_out·V + t·V + v` holds `x[n₀ + b, c, t·s − p + j·d, v]`, or 0
-    /// where that frame is padding. The buffer stays valid until the next call (it points into the
-    /// ``columns`` workspace, or into `source`).
+    /// where that frame is padding. The buffer stays valid until the next call with the same
+    /// workspace (it points into `columns`, or into `source`).
     private func withPatches(
-        of source: UnsafeBufferPointer<Float>, samples: Range<Int>, _ geometry: Geometry
+        of source: UnsafeBufferPointer<Float>, samples: Range<Int>, _ geometry: Geometry, into columns: Workspace
     ) -> (buffer: UnsafeBufferPointer<Float>, stride: Int) {
         let (plane, inputPlane, width) = (geometry.outPlane, geometry.inPlane, geometry.width)
         let sampleSize = inChannels * inputPlane
@@ -357,7 +427,7 @@ public final class TemporalConvolution: Layer {
 
     /// Writes into the input gradient `[B, inChannels, T·V]` of a chunk of `B` samples the sum of
     /// its patch gradient `[inChannels·k, B·T_out·V]` along the patch map (col2im): the adjoint of
-    /// ``withPatches(of:samples:_:)``.
+    /// ``withPatches(of:samples:_:into:)``.
     private func scatterPatches(
         _ gradPatches: UnsafeBufferPointer<Float>, into gradInput: UnsafeMutableBufferPointer<Float>,
         samples: Int, _ geometry: Geometry
