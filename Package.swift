@@ -50,6 +50,8 @@ let package = Package(
         .executableTarget(name: "pose-benchmark", dependencies: ["Pose"]),
         // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.
         .executableTarget(name: "video-benchmark", dependencies: ["Video"]),
+        // ActionLab's training rate for scripts/bench-training.
+        .executableTarget(name: "training-benchmark", dependencies: ["NeuralNetwork", "Pose"]),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),

@@ -86,12 +86,7 @@ extension CacheEntry {
             defer { try? file.close() }
             let root = try file.root()
             let attributes = root.attributes
-            let format = try attributes.contains("format") ? try attributes.string("format") : ""
-            guard format == Self.format else { throw FeatureCacheError.notACacheEntry(file: path, format: format) }
-            let version = try attributes.int64("format_version")
-            guard version == Self.formatVersion else {
-                throw FeatureCacheError.unsupportedFormatVersion(file: path, found: version)
-            }
+            try Self.checkFormat(attributes, file: path)
             let storedKey = try attributes.string("key")
             let sourceHash: ContentHash
             do {
@@ -102,43 +97,21 @@ extension CacheEntry {
             guard let created = Self.parseDate(try attributes.string("created")) else {
                 throw malformed("/@created", "not an ISO 8601 time")
             }
-            let count = try attributes.int64("sequence_count")
-            let sequencesGroup = try root.openGroup("sequences")
-            let names = try sequencesGroup.childNames()
-            guard count >= 0, names == (0..<Int(count)).map(Self.sequenceGroupName).sorted() else {
-                throw malformed("/sequences", "expected \(count) groups 000000...; found \(names.count)")
-            }
+            let (sequencesGroup, count) = try Self.sequencesGroup(of: root, file: path)
             var sequences: [LabeledSequence] = []
-            sequences.reserveCapacity(names.count)
+            sequences.reserveCapacity(count)
             var personCounts: [[Int]] = []
-            for index in 0..<Int(count) {
+            for index in 0..<count {
                 let group = try sequencesGroup.openGroup(Self.sequenceGroupName(index))
-                let keypoints = try group.openDataset("keypoints").read(Float.self)
-                let timestamps = try group.openDataset("timestamps").read(Double.self)
-                guard keypoints.shape.count == 3 else {
-                    throw malformed("\(group.path)/keypoints", "shape \(keypoints.shape) is not [T, C, J]")
-                }
-                let frames = keypoints.shape[0]
-                guard timestamps.shape == [frames] else {
-                    throw malformed("\(group.path)/timestamps", "shape \(timestamps.shape) is not [\(frames)]")
-                }
-                guard keypoints.values.count == keypoints.shape.reduce(1, *) else {
-                    throw malformed("\(group.path)/keypoints", "\(keypoints.values.count) values for shape \(keypoints.shape)")
-                }
-                let pose = PoseSequence(
-                    keypoints: keypoints.values, timestamps: timestamps.values, channelCount: keypoints.shape[1],
-                    jointCount: keypoints.shape[2], frameRate: try group.attributes.double("frame_rate"))
+                let sequence = try Self.readSequence(in: group, file: path)
                 if try group.contains("person_counts") {
                     let counts = try group.openDataset("person_counts").read(Int64.self)
-                    guard counts.shape == [frames] else {
-                        throw malformed("\(group.path)/person_counts", "shape \(counts.shape) is not [\(frames)]")
+                    guard counts.shape == [sequence.sequence.frameCount] else {
+                        throw malformed("\(group.path)/person_counts", "shape \(counts.shape) is not [\(sequence.sequence.frameCount)]")
                     }
                     personCounts.append(counts.values.map { Int($0) })
                 }
-                sequences.append(
-                    LabeledSequence(
-                        id: try group.attributes.string("id"), label: try group.attributes.string("label"),
-                        group: try group.attributes.string("group"), sequence: pose))
+                sequences.append(sequence)
             }
             try self.init(
                 sourcePath: try attributes.string("source_path"), sourceHash: sourceHash,
@@ -161,6 +134,66 @@ extension CacheEntry {
         } catch let error as HDF5Error {
             throw FeatureCacheError.hdf5(error)
         }
+    }
+
+    /// Throws unless the root attributes name this format and version.
+    ///
+    /// - Throws: ``FeatureCacheError/notACacheEntry(file:format:)`` or
+    ///   ``FeatureCacheError/unsupportedFormatVersion(file:found:)``.
+    static func checkFormat(_ attributes: HDF5Attributes, file: String) throws {
+        let format = try attributes.contains("format") ? try attributes.string("format") : ""
+        guard format == Self.format else { throw FeatureCacheError.notACacheEntry(file: file, format: format) }
+        let version = try attributes.int64("format_version")
+        guard version == Self.formatVersion else {
+            throw FeatureCacheError.unsupportedFormatVersion(file: file, found: version)
+        }
+    }
+
+    /// The `/sequences` group and its number of sequences, checked against `/@sequence_count`.
+    ///
+    /// - Throws: ``FeatureCacheError/malformedEntry(file:object:reason:)`` unless the group holds
+    ///   exactly the groups `000000` ..< count.
+    static func sequencesGroup(of root: HDF5Group, file: String) throws -> (group: HDF5Group, count: Int) {
+        let count = try root.attributes.int64("sequence_count")
+        let group = try root.openGroup("sequences")
+        let names = try group.childNames()
+        guard count >= 0, names == (0..<Int(count)).map(Self.sequenceGroupName).sorted() else {
+            throw FeatureCacheError.malformedEntry(
+                file: file, object: "/sequences", reason: "expected \(count) groups 000000...; found \(names.count)")
+        }
+        return (group, Int(count))
+    }
+
+    /// Reads the sequence stored in one group of `/sequences`, checking its shapes.
+    ///
+    /// - Parameters:
+    ///   - group: The sequence's group (`/sequences/000042`).
+    ///   - file: The entry's path, for errors.
+    /// - Returns: The labelled sequence with its keypoints `[T, C, J]` and timestamps `[T]`.
+    /// - Throws: ``FeatureCacheError/malformedEntry(file:object:reason:)`` for a wrong shape,
+    ///   ``HDF5Error`` if reading fails.
+    static func readSequence(in group: HDF5Group, file: String) throws -> LabeledSequence {
+        let keypoints = try group.openDataset("keypoints").read(Float.self)
+        let timestamps = try group.openDataset("timestamps").read(Double.self)
+        guard keypoints.shape.count == 3 else {
+            throw FeatureCacheError.malformedEntry(
+                file: file, object: "\(group.path)/keypoints", reason: "shape \(keypoints.shape) is not [T, C, J]")
+        }
+        let frames = keypoints.shape[0]
+        guard timestamps.shape == [frames] else {
+            throw FeatureCacheError.malformedEntry(
+                file: file, object: "\(group.path)/timestamps", reason: "shape \(timestamps.shape) is not [\(frames)]")
+        }
+        guard keypoints.values.count == keypoints.shape.reduce(1, *) else {
+            throw FeatureCacheError.malformedEntry(
+                file: file, object: "\(group.path)/keypoints", reason: "\(keypoints.values.count) values for shape \(keypoints.shape)")
+        }
+        let pose = PoseSequence(
+            keypoints: keypoints.values, timestamps: timestamps.values, channelCount: keypoints.shape[1],
+            jointCount: keypoints.shape[2], frameRate: try group.attributes.double("frame_rate"))
+        return LabeledSequence(
+            id: try group.attributes.string("id"), label: try group.attributes.string("label"),
+            group: try group.attributes.string("group"), sequence: pose)
     }
 
     /// Throws unless `sequence`'s keypoint count is `T * C * J` with non-negative `C` and `J`.

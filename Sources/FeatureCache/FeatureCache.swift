@@ -60,13 +60,29 @@ public final class FeatureCache: Sendable {
     /// - Throws: ``FeatureCacheError/cannotWrite(file:operation:reason:)`` only if an unreadable
     ///   entry can be neither moved aside nor deleted.
     public func lookup(key: CacheKey) throws -> CacheEntry? {
+        try lookup(key: key, read: CacheEntry.init(contentsOf:), key: \.key)
+    }
+
+    /// The sequences of the entry stored under `key`, without their keypoints, or nil if there
+    /// is none or it cannot be read; an unreadable entry is set aside as in ``lookup(key:)``.
+    ///
+    /// - Throws: ``FeatureCacheError/cannotWrite(file:operation:reason:)`` only if an unreadable
+    ///   entry can be neither moved aside nor deleted.
+    public func lookupIndex(key: CacheKey) throws -> [CachedSequence]? {
+        try lookup(key: key, read: CacheEntry.index(contentsOf:), key: \.key)?.sequences
+    }
+
+    /// Reads `key`'s entry with `read`, setting an unreadable one (or one for another key) aside.
+    private func lookup<Contents>(
+        key: CacheKey, read: (URL) throws -> Contents, key storedKey: (Contents) -> CacheKey
+    ) throws -> Contents? {
         let url = url(for: key)
         guard let identity = FileIdentity(path: url.path) else { return nil }
         let failure: FeatureCacheError
         do {
-            let entry = try CacheEntry(contentsOf: url)
-            if entry.key == key { return entry }
-            failure = .malformedEntry(file: url.path, object: "/@key", reason: "entry is for key \(entry.key)")
+            let contents = try read(url)
+            if storedKey(contents) == key { return contents }
+            failure = .malformedEntry(file: url.path, object: "/@key", reason: "entry is for key \(storedKey(contents))")
         } catch let error as FeatureCacheError {
             failure = error
         }
@@ -155,6 +171,38 @@ public final class FeatureCache: Sendable {
         entry.personCounts = contents.personCounts
         try store(entry)
         return (entry, false)
+    }
+
+    /// Returns a description of each sequence of `source` without its keypoints, from the cache
+    /// if it holds them, else by calling `importer`, storing its result and indexing the new entry.
+    ///
+    /// The streaming counterpart of ``sequences(source:fingerprint:layoutName:frameRate:importer:)``,
+    /// with the same key: only one source file's sequences are in memory at a time (while it is
+    /// imported), and ``CachedSequence/read()`` loads a sequence when it is needed.
+    /// - Parameters:
+    ///   - source: the file to import; it is read once, in chunks, to hash it.
+    ///   - fingerprint: the importer and its settings.
+    ///   - layoutName: the skeleton layout the importer produces.
+    ///   - frameRate: frames per second of the produced sequences.
+    ///   - importer: imports `source`; called only on a miss.
+    /// - Returns: the sequences, the entry's key, the source's SHA-256, and whether it was a cache hit.
+    /// - Throws: what ``sequences(source:fingerprint:layoutName:frameRate:importer:)`` throws, and
+    ///   ``FeatureCacheError`` if the stored entry cannot be indexed.
+    public func sequenceIndex(
+        source: URL, fingerprint: ImporterFingerprint, layoutName: String, frameRate: Double,
+        importer: () throws -> [LabeledSequence]
+    ) throws -> (sequences: [CachedSequence], key: CacheKey, sourceHash: ContentHash, hit: Bool) {
+        let sourceHash = try ContentHash.sha256(ofFileAt: source)
+        let fullFingerprint = fingerprint.adding(layoutName: layoutName, frameRate: frameRate)
+        let key = try CacheKey(source: sourceHash, fingerprint: fullFingerprint)
+        if let sequences = try lookupIndex(key: key) {
+            return (sequences, key, sourceHash, true)
+        }
+        _ = try entry(
+            sourcePath: source.path, sourceHash: sourceHash, fingerprint: fingerprint, layoutName: layoutName,
+            frameRate: frameRate
+        ) { ImportedContents(sequences: try importer()) }
+        return (try CacheEntry.index(contentsOf: url(for: key)).sequences, key, sourceHash, false)
     }
 
     /// Deletes temporary files left by writers that died, if last modified more than `age`

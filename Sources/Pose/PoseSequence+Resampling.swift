@@ -7,7 +7,15 @@ extension PoseSequence {
     /// resampling: the grid points `t₀ + k / frameRate` up to the last timestamp.
     public func resampledFrameCount(at frameRate: Double) -> Int {
         guard let first = timestamps.first, let last = timestamps.last else { return 0 }
-        return Int(((last - first) * frameRate + Self.resamplingTolerance).rounded(.down)) + 1
+        return Self.resampledFrameCount(firstTimestamp: first, lastTimestamp: last, at: frameRate)
+    }
+
+    /// The number of frames resampling a non-empty sequence spanning `firstTimestamp` to
+    /// `lastTimestamp` (seconds) to `frameRate` gives, for callers that hold only the two
+    /// timestamps (a feature-cache index): `⌊(last − first) · frameRate⌋ + 1`, with the tolerance
+    /// of ``resampled(to:treatingZeroJointsAsUndetected:)``.
+    public static func resampledFrameCount(firstTimestamp: Double, lastTimestamp: Double, at frameRate: Double) -> Int {
+        Int(((lastTimestamp - firstTimestamp) * frameRate + resamplingTolerance).rounded(.down)) + 1
     }
 
     /// The sequence linearly interpolated onto a uniform time grid at `frameRate`.

@@ -127,7 +127,7 @@ import Testing
             treatsZeroJointsAsUndetected: configuration.features.layout.marksUndetectedJointsWithZeros
         ).windows(of: dataset.test, labels: dataset.labels)
         #expect(windows.labels == artifacts.labels)
-        let expected = Evaluator(batchSize: 16, aggregation: .mean).predict(model, on: windows).probabilities
+        let expected = try Evaluator(batchSize: 16, aggregation: .mean).predict(model, on: windows).probabilities
         let windowsFile = scratch.file("windows.f32")
         let expectedFile = scratch.file("expected.f32")
         try Self.littleEndianData(windows.values).write(to: windowsFile)
@@ -197,7 +197,7 @@ import Testing
             frameRate: configuration.windows.frameRate, padding: configuration.windows.padding,
             treatsZeroJointsAsUndetected: configuration.features.layout.marksUndetectedJointsWithZeros
         ).windows(of: split == "test" ? dataset.test : dataset.validation, labels: dataset.labels)
-        let expected = Evaluator(batchSize: 16, aggregation: .mean).predict(model, on: windows).probabilities
+        let expected = try Evaluator(batchSize: 16, aggregation: .mean).predict(model, on: windows).probabilities
         let windowsFile = scratch.file("windows.f32")
         let expectedFile = scratch.file("expected.f32")
         try littleEndianData(windows.values).write(to: windowsFile)

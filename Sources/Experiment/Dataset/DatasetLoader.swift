@@ -14,13 +14,25 @@ import Pose
 /// with `fail` (the default for keypoint and sensor files) one error lists every such file and
 /// nothing is trained; with `skip` (the default for videos) the file is logged as a warning and
 /// listed in ``LoadedDataset/skipped`` (and so in each trial's `provenance.json`), and the rest trains.
+///
+/// Only a description of each keypoint sequence (``CachedSequence``) is read at first. When the
+/// keypoints of all splits together take at most ``inMemoryLimit`` bytes, the sequences are then
+/// read into memory; otherwise they stay references into the cache and batches read their frames
+/// on demand (``WindowSet``), so that memory does not grow with the data set. Results are the same
+/// either way. Video samples (cut from a cached extraction) are held in memory.
 public struct DatasetLoader {
+    /// The default of ``inMemoryLimit``: 256 MiB of keypoints (about 1,000 sequences of 10 minutes
+    /// of Vision-18 pose at 30 fps).
+    public static let defaultInMemoryLimit = 256 << 20
     /// The resolved manifest.
     public var configuration: ExperimentConfiguration
     /// Where imported sequences are cached.
     public var cache: FeatureCache
     /// Receives one line per source (its files, sequences, cache hits and imports), and warnings.
     public var log: (String) -> Void
+    /// The largest data set, in bytes of Float32 keypoints over all splits, held in memory; larger
+    /// ones are streamed from the cache.
+    public var inMemoryLimit = Self.defaultInMemoryLimit
 
     public init(configuration: ExperimentConfiguration, cache: FeatureCache, log: @escaping (String) -> Void = { _ in }) {
         self.configuration = configuration
@@ -42,8 +54,8 @@ public struct DatasetLoader {
         var records: [DataSourceRecord] = []
         var hits = 0
         let videos = VideoSequenceReader(cache: cache, pose: configuration.features.pose, log: log)
-        func read(_ sources: [DataSource], role: String) -> [LabeledSequence] {
-            var sequences: [LabeledSequence] = []
+        func read(_ sources: [DataSource], role: String) -> [DatasetSequence] {
+            var sequences: [DatasetSequence] = []
             for source in sources {
                 let policy = dataset.failurePolicy(for: source.format)
                 func failed(_ error: Error) {
@@ -100,17 +112,24 @@ public struct DatasetLoader {
             (train, validation) = ValidationSplit(fraction: dataset.validation.fraction, seed: dataset.validation.seed).split(train)
         }
         let labels = Set(train.map(\.label)).sorted()
-        return LoadedDataset(
+        var loaded = LoadedDataset(
             train: train, validation: validation, test: mappedTest, labels: labels, records: records, cacheHits: hits, skipped: skipped)
+        let bytes = (train + validation + mappedTest).reduce(0) { $0 + $1.valueCount } * MemoryLayout<Float>.size
+        if bytes <= inMemoryLimit {
+            try loaded.loadIntoMemory()
+        } else {
+            log("streaming \(bytes >> 20) MiB of keypoints from the feature cache (in memory up to \(inMemoryLimit >> 20) MiB)")
+        }
+        return loaded
     }
 
     /// The sequences of one sample, with the cache facts of its file.
     private func readSample(_ sample: DatasetSample, source: DataSource, videos: VideoSequenceReader)
-        throws -> (sequences: [LabeledSequence], key: String, sourceHash: String, hit: Bool) {
+        throws -> (sequences: [DatasetSequence], key: String, sourceHash: String, hit: Bool) {
         switch source.format {
         case .video, .montage:
             let (sequence, result) = try videos.sequence(of: sample, source: source)
-            return ([sequence], result.key.hexDigest, result.sourceHash.hexDigest, result.hit)
+            return ([DatasetSequence(sequence)], result.key.hexDigest, result.sourceHash.hexDigest, result.hit)
         case .openpose:
             let importer = OpenPoseJSONImporter(imageWidth: source.imageSize?.width ?? 1, imageHeight: source.imageSize?.height ?? 1)
             let hash = try ContentHash.sha256(ofFolderAt: sample.file, fileExtension: "json")
@@ -125,9 +144,10 @@ public struct DatasetLoader {
                 ImportedContents(sequences: try importer.importSequences(
                     from: sample.file, layout: configuration.features.layout, frameRate: source.frameRate, label: sample.label))
             }
-            return (result.entry.sequences, result.entry.key.hexDigest, hash.hexDigest, result.hit)
+            return (result.entry.sequences.map(DatasetSequence.init), result.entry.key.hexDigest, hash.hexDigest, result.hit)
         case .uea, .csv, .kinetics:
-            return try importFile(sample.file, label: sample.label, source: source)
+            let imported = try importFile(sample.file, label: sample.label, source: source)
+            return (imported.sequences.map(DatasetSequence.init(cached:)), imported.key, imported.sourceHash, imported.hit)
         }
     }
 
@@ -140,13 +160,13 @@ public struct DatasetLoader {
     }
 
     private func importFile(_ file: URL, label: String?, source: DataSource)
-        throws -> (sequences: [LabeledSequence], key: String, sourceHash: String, hit: Bool) {
+        throws -> (sequences: [CachedSequence], key: String, sourceHash: String, hit: Bool) {
         let importer = importer(for: source.format)
         let layout = configuration.features.layout
         var settings: [String: String] = [:]
         if let label { settings["label"] = label }
         let fingerprint = ImporterFingerprint(importer: importer.name, version: "\(importer.version)", settings: settings)
-        let result = try cache.sequences(
+        let result = try cache.sequenceIndex(
             source: file, fingerprint: fingerprint, layoutName: layout.name, frameRate: source.frameRate
         ) {
             try importer.importSequences(from: file, layout: layout, frameRate: source.frameRate, label: label)
@@ -168,7 +188,7 @@ public struct DatasetLoader {
 
     /// Fails if a key of `dataset.labels` names no label in the data (a misspelt label would
     /// otherwise be kept under its raw name without a word).
-    private func checkLabelMapping(_ sequences: [LabeledSequence]) throws {
+    private func checkLabelMapping(_ sequences: [DatasetSequence]) throws {
         let present = Set(sequences.map(\.label))
         let unused = configuration.dataset.labels.keys.filter { !present.contains($0) }.sorted()
         guard unused.isEmpty else {
@@ -177,7 +197,7 @@ public struct DatasetLoader {
     }
 
     /// Applies `dataset.labels`: renames, and drops sequences whose label maps to null.
-    private func relabeled(_ sequences: [LabeledSequence]) -> [LabeledSequence] {
+    private func relabeled(_ sequences: [DatasetSequence]) -> [DatasetSequence] {
         let mapping = configuration.dataset.labels
         return sequences.compactMap { sample in
             guard let mapped = mapping[sample.label] else { return sample }

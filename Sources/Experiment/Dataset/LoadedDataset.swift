@@ -1,14 +1,15 @@
 import Pose
 
 /// The sequences of an experiment's splits, after import, caching, label mapping and the
-/// validation split.
+/// validation split: in memory, or as references into the feature cache for data sets larger
+/// than ``DatasetLoader/inMemoryLimit``.
 public struct LoadedDataset: Sendable {
     /// Training sequences.
-    public var train: [LabeledSequence]
+    public var train: [DatasetSequence]
     /// Validation sequences; empty with `validation.strategy: "none"`.
-    public var validation: [LabeledSequence]
+    public var validation: [DatasetSequence]
     /// Test sequences; empty without a `dataset.test` section.
-    public var test: [LabeledSequence]
+    public var test: [DatasetSequence]
     /// Class names: the labels of the training sequences, sorted.
     public var labels: [String]
     /// Every source file read, for provenance.
@@ -19,8 +20,13 @@ public struct LoadedDataset: Sendable {
     /// naming the file and the underlying library's error.
     public var skipped: [String] = []
 
+    /// Whether any sequence is read from the feature cache on demand rather than held in memory.
+    public var isStreamed: Bool {
+        !(train.allSatisfy(\.isLoaded) && validation.allSatisfy(\.isLoaded) && test.allSatisfy(\.isLoaded))
+    }
+
     /// The sequences of a split by name (`train`, `validation`, `test`).
-    public func sequences(of split: String) -> [LabeledSequence] {
+    public func sequences(of split: String) -> [DatasetSequence] {
         switch split {
         case "train": return train
         case "validation": return validation

@@ -22,7 +22,7 @@ public struct ValidationSplit: Sendable {
     }
 
     /// The sequences split into training and validation, each in the input order.
-    public func split(_ sequences: [LabeledSequence]) -> (train: [LabeledSequence], validation: [LabeledSequence]) {
+    public func split<Sequence: RecordingMember>(_ sequences: [Sequence]) -> (train: [Sequence], validation: [Sequence]) {
         var labelCounts: [String: [String: Int]] = [:]
         for sample in sequences { labelCounts[sample.group, default: [:]][sample.label, default: 0] += 1 }
         var buckets: [String: [String]] = [:]

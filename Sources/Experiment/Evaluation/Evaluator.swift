@@ -13,14 +13,16 @@ public struct Evaluator: Sendable {
     }
 
     /// Class probabilities of every window, flattened `[N, K]`, and the mean cross-entropy.
-    public func predict(_ model: any Classifier, on windows: WindowSet) -> (probabilities: [Float], loss: Double) {
+    ///
+    /// - Throws: `FeatureCacheError` if a streamed window cannot be read.
+    public func predict(_ model: any Classifier, on windows: WindowSet) throws -> (probabilities: [Float], loss: Double) {
         var probabilities: [Float] = []
         probabilities.reserveCapacity(windows.count * windows.labels.count)
         var lossSum = 0.0
         let all = Array(0..<windows.count)
         for start in Swift.stride(from: 0, to: windows.count, by: batchSize) {
             let indices = all[start..<min(start + batchSize, windows.count)]
-            let logits = model.forward(BatchAssembler.inputs(windows, indices: indices), training: false)
+            let logits = model.forward(try BatchAssembler.inputs(windows, indices: indices), training: false)
             let result = softmaxCrossEntropy(logits: logits, labels: BatchAssembler.labels(windows, indices: indices))
             lossSum += Double(result.loss) * Double(indices.count)
             probabilities.append(contentsOf: result.probabilities.values)
@@ -29,8 +31,10 @@ public struct Evaluator: Sendable {
     }
 
     /// Window-level and sequence-level metrics of `model` on `windows`.
-    public func evaluate(_ model: any Classifier, on windows: WindowSet) -> SplitMetrics {
-        let (probabilities, loss) = predict(model, on: windows)
+    ///
+    /// - Throws: `FeatureCacheError` if a streamed window cannot be read.
+    public func evaluate(_ model: any Classifier, on windows: WindowSet) throws -> SplitMetrics {
+        let (probabilities, loss) = try predict(model, on: windows)
         return metrics(probabilities: probabilities, loss: loss, windows: windows)
     }
 

@@ -111,7 +111,7 @@ public struct SweepRunner {
             for split in RunReport.splitOrder {
                 let sequences = dataset.sequences(of: split)
                 guard !sequences.isEmpty else { continue }
-                let frames = sequences.map(\.sequence.frameCount)
+                let frames = sequences.map(\.frameCount)
                 lines.append("\(split): \(sequences.count) sequences, \(frames.min() ?? 0) to \(frames.max() ?? 0) frames")
             }
         }
@@ -171,7 +171,7 @@ public struct SweepRunner {
                 padding: cell.windows.padding)
             for split in RunReport.splitOrder {
                 let sequences = dataset.sequences(of: split)
-                let kept = sequences.filter { builder.windowStarts(frameCount: builder.frameCount(of: $0.sequence)).count > 0 }
+                let kept = sequences.filter { builder.windowStarts(frameCount: $0.frameCount(at: builder.frameRate)).count > 0 }
                 if split == "train" && kept.isEmpty {
                     throw ExperimentError.emptySplit(
                         "train", reason: "no training sequence gives a window of \(cell.windows.size) frames (padding '\(cell.windows.padding.rawValue)')")

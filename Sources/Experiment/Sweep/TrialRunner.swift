@@ -92,7 +92,7 @@ public struct TrialRunner {
         let trainingSeconds = Date().timeIntervalSince(trainingStarted)
         let evaluator = Evaluator(batchSize: configuration.training.batchSize, aggregation: configuration.evaluation.aggregation)
         var metrics: [String: SplitMetrics] = [:]
-        for (split, set) in windows { metrics[split] = evaluator.evaluate(result.model, on: set) }
+        for (split, set) in windows { metrics[split] = try evaluator.evaluate(result.model, on: set) }
         let report = RunReport(seed: trial.seed, history: result.history, metrics: metrics, savedEpoch: result.savedEpoch)
         let outcome = TrialOutcome(trial: trial, report: report)
 

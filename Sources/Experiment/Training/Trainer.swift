@@ -42,7 +42,7 @@ public struct Trainer: Sendable {
     /// after each epoch.
     ///
     /// - Parameters:
-    ///   - train: Training windows `[N, T, C, J]`; must not be empty.
+    ///   - train: Training windows `[N, T, C, J]`, in memory or streamed; must not be empty.
     ///   - validation: Validation windows, or nil.
     ///   - seed: The run's seed.
     ///   - checkpoint: Where to write checkpoints every `training.checkpointEvery` epochs, or nil
@@ -52,7 +52,7 @@ public struct Trainer: Sendable {
     /// - Throws: `ExperimentError.emptySplit` if `train` has no windows,
     ///   `.missingValidation` for early stopping without validation windows,
     ///   `.invalidClassWeights`, `.incompatibleCheckpoint`, checkpoint write errors, and what
-    ///   `onEpoch` throws.
+    ///   `onEpoch` throws, `FeatureCacheError` if a streamed window cannot be read.
     public func fit(
         train: WindowSet, validation: WindowSet?, seed: Int, checkpoint: URL? = nil,
         onEpoch: (EpochRecord) throws -> Void = { _ in }
@@ -108,7 +108,7 @@ public struct Trainer: Sendable {
                 let augment: ((Int, inout [Float]) -> Void)? = augmentation.isIdentity ? nil : { window, values in
                     augmentation.apply(to: &values, seed: Int(seed), epoch: epoch, index: window)
                 }
-                let logits = model.forward(BatchAssembler.inputs(train, indices: indices, augment: augment), training: true)
+                let logits = model.forward(try BatchAssembler.inputs(train, indices: indices, augment: augment), training: true)
                 let result = softmaxCrossEntropy(
                     logits: logits, labels: labels, classWeights: classWeights, labelSmoothing: Float(settings.labelSmoothing))
                 zeroGradients(model.parameters)
@@ -128,7 +128,7 @@ public struct Trainer: Sendable {
                 epoch: epoch, trainLoss: lossSum / Double(order.count),
                 trainAccuracy: Double(correct) / Double(order.count))
             if let validation {
-                let (probabilities, loss) = evaluator.predict(model, on: validation)
+                let (probabilities, loss) = try evaluator.predict(model, on: validation)
                 let metrics = evaluator.metrics(probabilities: probabilities, loss: loss, windows: validation)
                 record.validationLoss = loss
                 record.validationAccuracy = metrics.window.accuracy

@@ -45,7 +45,7 @@ public struct WindowBuilder: Sendable {
         sequence.frameRate == frameRate ? sequence.frameCount : sequence.resampledFrameCount(at: frameRate)
     }
 
-    /// Windows of all `sequences`, in sequence order then time order.
+    /// Windows of all `sequences`, in sequence order then time order, held in memory.
     ///
     /// - Parameters:
     ///   - sequences: Labelled sequences sharing one channel and joint count.
@@ -53,40 +53,67 @@ public struct WindowBuilder: Sendable {
     /// - Throws: `ExperimentError.unknownLabel` if a sequence's label is not in `labels`,
     ///   `ExperimentError.inconsistentShape` if sequences disagree on `C` or `J`.
     public func windows(of sequences: [LabeledSequence], labels: [String]) throws -> WindowSet {
+        try windows(of: sequences.map(DatasetSequence.init), labels: labels)
+    }
+
+    /// Windows of all `sequences`, in sequence order then time order.
+    ///
+    /// When every sequence is in memory the windows' values are copied into the set; otherwise
+    /// the set keeps references (sequence, start frame) and reads frames from the feature cache
+    /// when a batch needs them (``StreamedWindowSource``). The windows are the same either way.
+    ///
+    /// - Parameters:
+    ///   - sequences: Labelled sequences sharing one channel and joint count.
+    ///   - labels: Class names; every sequence's label must be among them.
+    /// - Throws: `ExperimentError.unknownLabel` if a sequence's label is not in `labels`,
+    ///   `ExperimentError.inconsistentShape` if sequences disagree on `C` or `J`.
+    public func windows(of sequences: [DatasetSequence], labels: [String]) throws -> WindowSet {
         let labelIndex = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
-        let channelCount = sequences.first?.sequence.channelCount ?? 0
-        let jointCount = sequences.first?.sequence.jointCount ?? 0
-        let perFrame = channelCount * jointCount
+        let channelCount = sequences.first?.channelCount ?? 0
+        let jointCount = sequences.first?.jointCount ?? 0
         var set = WindowSet(
-            values: [], labelIndices: [], sequenceIndices: [], sequenceIDs: [], sequenceLabelIndices: [],
+            values: [], labelIndices: [], sequenceIndices: [], startFrames: [], sequenceIDs: [], sequenceLabelIndices: [],
             labels: labels, windowSize: windowSize, channelCount: channelCount, jointCount: jointCount)
+        var kept: [DatasetSequence] = []
         for sample in sequences {
             guard let label = labelIndex[sample.label] else {
                 throw ExperimentError.unknownLabel(sample.label, sequence: sample.id, known: labels)
             }
-            guard sample.sequence.channelCount == channelCount, sample.sequence.jointCount == jointCount else {
+            guard sample.channelCount == channelCount, sample.jointCount == jointCount else {
                 throw ExperimentError.inconsistentShape(
                     sequence: sample.id,
                     expected: "[T, \(channelCount), \(jointCount)]",
-                    found: "[T, \(sample.sequence.channelCount), \(sample.sequence.jointCount)]")
+                    found: "[T, \(sample.channelCount), \(sample.jointCount)]")
             }
-            let sequence = sample.sequence.frameRate == frameRate
-                ? sample.sequence
-                : sample.sequence.resampled(to: frameRate, treatingZeroJointsAsUndetected: treatsZeroJointsAsUndetected)
-            let starts = windowStarts(frameCount: sequence.frameCount)
+            let starts = windowStarts(frameCount: sample.frameCount(at: frameRate))
             guard !starts.isEmpty else { continue }
             let sequenceIndex = set.sequenceIDs.count
             set.sequenceIDs.append(sample.id)
             set.sequenceLabelIndices.append(label)
+            kept.append(sample)
             for start in starts {
-                let frames = min(windowSize, sequence.frameCount - start)
-                set.values.append(contentsOf: sequence.keypoints[(start * perFrame)..<((start + frames) * perFrame)])
-                if frames < windowSize {
-                    set.values.append(contentsOf: repeatElement(0, count: (windowSize - frames) * perFrame))
-                }
                 set.labelIndices.append(label)
                 set.sequenceIndices.append(sequenceIndex)
+                set.startFrames.append(start)
             }
+        }
+        guard kept.allSatisfy(\.isLoaded) else {
+            set.source = StreamedWindowSource(
+                sequences: kept, frameRate: frameRate, treatsZeroJointsAsUndetected: treatsZeroJointsAsUndetected)
+            return set
+        }
+        // In memory: windows are consecutive per sequence, so a one-sequence source resamples each once.
+        let source = StreamedWindowSource(
+            sequences: kept, frameRate: frameRate, treatsZeroJointsAsUndetected: treatsZeroJointsAsUndetected, capacity: 1)
+        let perWindow = set.valuesPerWindow
+        set.values = try [Float](unsafeUninitializedCapacity: set.count * perWindow) { buffer, initialized in
+            for window in 0..<set.count {
+                let sequence = try source.sequence(at: set.sequenceIndices[window])
+                WindowSet.copyFrames(
+                    of: sequence, from: set.startFrames[window], windowSize: windowSize,
+                    into: UnsafeMutableBufferPointer(rebasing: buffer[(window * perWindow)..<((window + 1) * perWindow)]))
+            }
+            initialized = set.count * perWindow
         }
         return set
     }

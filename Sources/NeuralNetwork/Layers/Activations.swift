@@ -10,19 +10,23 @@ public final class ReLU: Layer {
     /// Returns `max(x, 0)` element-wise; `x` may have any shape.
     public func forward(_ x: Tensor, training: Bool) -> Tensor {
         input = x
-        return x.map { $0 > 0 ? $0 : 0 }
+        return Tensor(shape: x.shape) { y in
+            x.withUnsafeBufferPointer { values in
+                for i in 0..<y.count { y[i] = values[i] > 0 ? values[i] : 0 }
+            }
+        }
     }
 
     /// Returns `g` where the last input was positive and 0 elsewhere.
     public func backward(_ gradOutput: Tensor) -> Tensor {
         precondition(gradOutput.shape == input.shape, "ReLU.backward: gradient shape \(gradOutput.shape)")
-        var gradInput = gradOutput
-        input.withUnsafeBufferPointer { x in
-            gradInput.withUnsafeMutableBufferPointer { dx in
-                for i in 0..<dx.count where x[i] <= 0 { dx[i] = 0 }
+        return Tensor(shape: gradOutput.shape) { dx in
+            input.withUnsafeBufferPointer { x in
+                gradOutput.withUnsafeBufferPointer { g in
+                    for i in 0..<dx.count { dx[i] = x[i] > 0 ? g[i] : 0 }
+                }
             }
         }
-        return gradInput
     }
 }
 

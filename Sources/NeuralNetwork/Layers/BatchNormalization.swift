@@ -72,13 +72,10 @@ public final class BatchNormalization: Layer {
             precondition(m > 1, "BatchNormalization needs more than one value per channel in training, got \(x.shape)")
             x.withUnsafeBufferPointer { values in
                 for c in 0..<channels {
-                    var total = 0.0
-                    layout.forEach(channel: c) { total += Double(values[$0]) }
-                    let channelMean = total / Double(m)
-                    var squares = 0.0
-                    layout.forEach(channel: c) {
-                        let deviation = Double(values[$0]) - channelMean
-                        squares += deviation * deviation
+                    let channelMean = layout.sum(channel: c) { i in Double(values[i]) } / Double(m)
+                    let squares = layout.sum(channel: c) { i in
+                        let deviation = Double(values[i]) - channelMean
+                        return deviation * deviation
                     }
                     mean[c] = channelMean
                     variance[c] = squares / Double(m)
@@ -98,23 +95,25 @@ public final class BatchNormalization: Layer {
         usedBatchStatistics = training
         inverseStandardDeviation = variance.map { Float(1 / ($0 + Double(epsilon)).squareRoot()) }
 
-        normalized = Tensor(zeros: x.shape)
-        var output = Tensor(zeros: x.shape)
-        x.withUnsafeBufferPointer { values in
-            normalized.withUnsafeMutableBufferPointer { xHat in
-                output.withUnsafeMutableBufferPointer { y in
+        // x̂ is kept for the backward pass; its storage is reused when the shape repeats.
+        if normalized.shape != x.shape { normalized = Tensor(zeros: x.shape) }
+        return Tensor(shape: x.shape) { y in
+            x.withUnsafeBufferPointer { values in
+                normalized.withUnsafeMutableBufferPointer { xHat in
                     for c in 0..<channels {
                         let (mu, scale) = (Float(mean[c]), inverseStandardDeviation[c])
                         let (gamma, beta) = (weight.value.values[c], bias.value.values[c])
-                        layout.forEach(channel: c) { i in
-                            xHat[i] = (values[i] - mu) * scale
-                            y[i] = gamma * xHat[i] + beta
+                        layout.forEachRun(channel: c) { range in
+                            for i in range {
+                                let normal = (values[i] - mu) * scale
+                                xHat[i] = normal
+                                y[i] = gamma * normal + beta
+                            }
                         }
                     }
                 }
             }
         }
-        return output
     }
 
     /// Accumulates ∂γ and ∂β and returns ∂x for the last forward call.
@@ -131,33 +130,29 @@ public final class BatchNormalization: Layer {
                      "BatchNormalization.backward: gradient shape \(gradOutput.shape), expected \(normalized.shape)")
         let layout = Layout(gradOutput.shape)
         let m = Float(layout.batch * layout.length)
-        var gradInput = Tensor(zeros: gradOutput.shape)
-        gradOutput.withUnsafeBufferPointer { g in
-            normalized.withUnsafeBufferPointer { xHat in
-                gradInput.withUnsafeMutableBufferPointer { dx in
+        return Tensor(shape: gradOutput.shape) { dx in
+            gradOutput.withUnsafeBufferPointer { g in
+                normalized.withUnsafeBufferPointer { xHat in
                     for c in 0..<channels {
-                        var sumGrad = 0.0
-                        var sumGradNormalized = 0.0
-                        layout.forEach(channel: c) { i in
-                            sumGrad += Double(g[i])
-                            sumGradNormalized += Double(g[i]) * Double(xHat[i])
-                        }
+                        let sumGrad = layout.sum(channel: c) { i in Double(g[i]) }
+                        let sumGradNormalized = layout.sum(channel: c) { i in Double(g[i]) * Double(xHat[i]) }
                         weight.gradient.values[c] += Float(sumGradNormalized)
                         bias.gradient.values[c] += Float(sumGrad)
                         let scale = weight.value.values[c] * inverseStandardDeviation[c]
                         if usedBatchStatistics {
                             let (meanGrad, meanGradNormalized) = (Float(sumGrad) / m, Float(sumGradNormalized) / m)
-                            layout.forEach(channel: c) { i in
-                                dx[i] = scale * (g[i] - meanGrad - xHat[i] * meanGradNormalized)
+                            layout.forEachRun(channel: c) { range in
+                                for i in range { dx[i] = scale * (g[i] - meanGrad - xHat[i] * meanGradNormalized) }
                             }
                         } else {
-                            layout.forEach(channel: c) { i in dx[i] = scale * g[i] }
+                            layout.forEachRun(channel: c) { range in
+                                for i in range { dx[i] = scale * g[i] }
+                            }
                         }
                     }
                 }
             }
         }
-        return gradInput
     }
 
     /// Index arithmetic for `[N, C]` (length 1), `[N, C, T]` and `[N, C, T, V]` (length `T·V`) buffers.
@@ -172,13 +167,38 @@ public final class BatchNormalization: Layer {
             length = shape.dropFirst(2).reduce(1, *)
         }
 
-        /// Calls `body` with the flat index of every element of channel `c`.
+        /// Calls `body` with the contiguous index range of channel `c` in each sample.
         @inline(__always)
-        func forEach(channel c: Int, _ body: (Int) -> Void) {
+        func forEachRun(channel c: Int, _ body: (Range<Int>) -> Void) {
             for n in 0..<batch {
                 let base = (n * channels + c) * length
-                for t in 0..<length { body(base + t) }
+                body(base..<(base + length))
             }
+        }
+
+        /// `Σ term(i)` over the flat indices of channel `c`, in a fixed order: four interleaved
+        /// partial sums per sample run (so that the additions do not wait on each other), added
+        /// together at the end of each run.
+        @inline(__always)
+        func sum(channel c: Int, _ term: (Int) -> Double) -> Double {
+            var total = 0.0
+            forEachRun(channel: c) { range in
+                var partial = (0.0, 0.0, 0.0, 0.0)
+                var i = range.lowerBound
+                while i + 4 <= range.upperBound {
+                    partial.0 += term(i)
+                    partial.1 += term(i + 1)
+                    partial.2 += term(i + 2)
+                    partial.3 += term(i + 3)
+                    i += 4
+                }
+                while i < range.upperBound {
+                    partial.0 += term(i)
+                    i += 1
+                }
+                total += (partial.0 + partial.1) + (partial.2 + partial.3)
+            }
+            return total
         }
     }
 }

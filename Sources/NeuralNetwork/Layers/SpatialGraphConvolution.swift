@@ -89,7 +89,10 @@ public final class SpatialGraphConvolution: Layer {
         if let edgeImportance { effectiveAdjacency.multiply(by: edgeImportance.value) }
 
         // g[n, k] ([C_in·T, V]) = x[n] ([C_in·T, V]) · Ã[k] ([V, V])
-        aggregated = Tensor(zeros: [batch, partitions * inChannels, plane])
+        // Every block is written with beta = 0; the storage is reused when the shape repeats.
+        if aggregated.shape != [batch, partitions * inChannels, plane] {
+            aggregated = Tensor(unspecifiedContentsWithShape: [batch, partitions * inChannels, plane])
+        }
         let sampleSize = inChannels * plane
         for n in 0..<batch {
             for k in 0..<partitions {
@@ -101,7 +104,7 @@ public final class SpatialGraphConvolution: Layer {
         // y[n] ([C_out, T·V]) = W' ([C_out, K·C_in]) · g[n] ([K·C_in, T·V]) + bias plane
         let mixing = weightByOutputChannel()
         let biasPlane = aggregatedBias()
-        var output = Tensor(zeros: [batch, outChannels, length, joints])
+        var output = Tensor(unspecifiedContentsWithShape: [batch, outChannels, length, joints])
         let depth = partitions * inChannels
         for n in 0..<batch {
             gemm(.none, mixing, at: 0, .none, aggregated, at: n * depth * plane,
@@ -162,7 +165,7 @@ public final class SpatialGraphConvolution: Layer {
 
         // ∂W' = Σ_n G[n] g[n]ᵀ ; ∂g[n] = W'ᵀ G[n]
         var gradMixing = Tensor(zeros: [outChannels, depth])
-        var gradAggregated = Tensor(zeros: [batch, depth, plane])
+        var gradAggregated = Tensor(unspecifiedContentsWithShape: [batch, depth, plane])
         for n in 0..<batch {
             gemm(.none, gradOutput, at: n * outChannels * plane, .transpose, aggregated, at: n * depth * plane,
                  into: &gradMixing, at: 0, m: outChannels, n: depth, k: plane, beta: 1)
@@ -173,7 +176,7 @@ public final class SpatialGraphConvolution: Layer {
             outer: 1, outChannels, partitions, inner: inChannels, shape: weight.value.shape))
 
         // ∂x[n] = Σ_k ∂g[n, k] Ã[k]ᵀ ; ∂Ã[k] = Σ_n x[n]ᵀ ∂g[n, k]
-        var gradInput = Tensor(zeros: input.shape)
+        var gradInput = Tensor(unspecifiedContentsWithShape: input.shape)
         var gradAdjacency = Tensor(zeros: effectiveAdjacency.shape)
         let sampleSize = inChannels * plane
         for n in 0..<batch {

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A convolution over time (PyTorch's `nn.Conv1d` with `groups = 1`, or `nn.Conv2d` with a
 /// `k×1` kernel on rank-4 input).
 ///
@@ -12,10 +14,23 @@
 /// temporal convolution `nn.Conv2d(C, C, (k, 1), (s, 1), (p, 0))` (`net/st_gcn.py`), whose weight
 /// `[out, in, k, 1]` is this layer's `[out, in, k]`.
 ///
-/// Computed as im2col — a `[inChannels·k, N·T_out·V]` matrix of input patches for the whole
-/// batch (`V = 1` for rank-3 input) — followed by one `sgemm` with the `[outChannels, inChannels·k]`
-/// weight. The backward pass uses `sgemm` for the weight gradient and for the patch gradient,
-/// which col2im scatters back to the input.
+/// Computed in chunks of samples sized to stay in cache: the chunk's input patches are laid out
+/// as a `[inChannels·k, B·T_out·V]` matrix (im2col, `V = 1` for rank-3 input) in a workspace the
+/// layer keeps between calls, and one `sgemm` with the `[outChannels, inChannels·k]` weight gives
+/// the chunk's output. The chunk holds as many samples `B` as fit ``patchBudget`` floats (at least
+/// one): the whole batch for a `tcn` (`378 × 1920` at batch 32), one sample for st-gcn's blocks
+/// (`576 × 1080`, 2.5 MB), where a whole-batch im2col would be 80 MB and memory-bound. With one
+/// sample the `sgemm` writes the output in place. At stride 1 a patch row is one contiguous copy
+/// of the input row, shifted by the tap; a `1×1` convolution without stride or padding multiplies
+/// the input directly. The backward pass rebuilds each chunk's patches (cheaper than keeping the
+/// batch's), accumulates `∂W` with one `sgemm` per chunk and scatters the patch gradient back to
+/// the input (col2im), the adjoint of the same index map.
+///
+/// With ``workerCount`` (default: ``BLAS/threadCount``) above 1, consecutive runs of chunks go to
+/// that many threads, each calling single-threaded BLAS: OpenBLAS divides one call of these sizes
+/// between threads poorly. Each worker writes its own samples' outputs and input gradients and
+/// sums its own share of `∂W`; the shares are added in worker order, so results are bit-identical
+/// for a given worker count (and differ from one worker's only in the last bits).
 public final class TemporalConvolution: Layer {
     /// How much zero padding to add at each end of the time axis.
     public enum Padding: Hashable, Sendable {
@@ -44,9 +59,22 @@ public final class TemporalConvolution: Layer {
     /// The bias `b`, shape `[outChannels]`, or `nil` for a convolution without bias.
     public let bias: Parameter?
 
-    private var inputShape: [Int] = [0, 0, 0]
-    /// im2col matrix of the last forward input, `[inChannels·k, N·T_out·V]`.
-    private var columns = Tensor(zeros: [0, 0])
+    /// The input of the last forward call, kept for the backward pass.
+    private var input = Tensor(zeros: [0, 0, 0])
+    /// Scratch memory of each worker thread, grown to the number of workers.
+    private var scratch: [ChunkScratch] = []
+
+    /// Threads that compute chunks of samples at once, each with single-threaded BLAS calls;
+    /// `nil` (the default) uses ``BLAS/threadCount``. Only speed and the last bits of `∂W` depend on it.
+    public var workerCount: Int?
+
+    /// The default of ``patchBudget``: 2²⁰ floats (4 MiB), so that a chunk's patches stay in cache.
+    public static let defaultPatchBudget = 1 << 20
+
+    /// The largest patch matrix of a chunk of samples, in floats; a chunk always holds at least
+    /// one sample. Only speed depends on it (and the last bits of sums, which `sgemm` may group
+    /// differently for different matrix widths).
+    public var patchBudget = TemporalConvolution.defaultPatchBudget
 
     /// Creates a convolution with PyTorch's default initialization, U(±1/√(inChannels·k)) for
     /// weight and bias.
@@ -129,23 +157,32 @@ public final class TemporalConvolution: Layer {
                      "TemporalConvolution expects [N, \(inChannels), T] or [N, \(inChannels), T, V], got \(x.shape)")
         let geometry = Geometry(x.shape, outLength: outputLength(inputLength: x.shape[2]))
         precondition(geometry.outLength > 0, "TemporalConvolution: input of \(geometry.length) frames is shorter than the filter")
-        inputShape = x.shape
-        columns = Tensor(zeros: [inChannels * kernelSize, geometry.columnCount])
-        x.withUnsafeBufferPointer { source in
-            columns.withUnsafeMutableBufferPointer { target in
-                forEachTap(geometry) { inputIndex, columnIndex in
-                    target[columnIndex] = source[inputIndex]
+        input = x
+        let patchSize = inChannels * kernelSize
+        let plane = geometry.outPlane
+        var output = Tensor(shape: geometry.outputShape(outChannels)) { y in
+            x.withUnsafeBufferPointer { source in
+                weight.value.withUnsafeBufferPointer { w in
+                    forEachWorker(chunks(geometry)) { _, scratch, chunks in
+                        for samples in chunks {
+                            // Y[chunk] ([outChannels, B·T_out·V]) = W ([outChannels, inChannels·k]) · patches
+                            let patches = withPatches(of: source, samples: samples, geometry, into: scratch.columns)
+                            let width = samples.count * plane
+                            let chunkOutput = samples.count == 1
+                                ? UnsafeMutableBufferPointer(rebasing: y[(samples.lowerBound * outChannels * plane)...])
+                                : scratch.product.buffer(count: outChannels * width)
+                            BLAS.sgemm(
+                                transposeA: .none, transposeB: .none, m: outChannels, n: width, k: patchSize, alpha: 1,
+                                a: w, lda: patchSize, b: patches.buffer, ldb: patches.stride, beta: 0,
+                                c: chunkOutput, ldc: width)
+                            if samples.count > 1 {
+                                scatter(UnsafeBufferPointer(chunkOutput), into: y, samples: samples, plane: plane)
+                            }
+                        }
+                    }
                 }
             }
         }
-
-        // Y'[o, (n, t, v)] = W[o, :] · columns[:, (n, t, v)]
-        var product = Tensor(zeros: [outChannels, geometry.columnCount])
-        multiply(weight.value, .none, columns, .none, into: &product,
-                 m: outChannels, n: geometry.columnCount, k: inChannels * kernelSize, beta: 0)
-        let plane = geometry.outLength * geometry.width
-        var output = product.swappingAxes(
-            outer: 1, outChannels, geometry.batch, inner: plane, shape: geometry.outputShape(outChannels))
         if let bias {
             addChannelBias(bias.value, to: &output, batch: geometry.batch, channels: outChannels, inner: plane)
         }
@@ -157,33 +194,165 @@ public final class TemporalConvolution: Layer {
     /// - Parameter gradOutput: ∂loss/∂y, `[N, outChannels, T_out]` or `[N, outChannels, T_out, V]`.
     /// - Returns: ∂loss/∂x, `[N, inChannels, T]` or `[N, inChannels, T, V]`.
     public func backward(_ gradOutput: Tensor) -> Tensor {
-        let geometry = Geometry(inputShape, outLength: outputLength(inputLength: inputShape[2]))
+        let geometry = Geometry(input.shape, outLength: outputLength(inputLength: input.shape[2]))
         precondition(gradOutput.shape == geometry.outputShape(outChannels),
                      "TemporalConvolution.backward: gradient shape \(gradOutput.shape)")
-        let plane = geometry.outLength * geometry.width
+        let (plane, inputPlane) = (geometry.outPlane, geometry.inPlane)
         if let bias {
             accumulateChannelSums(of: gradOutput, into: &bias.gradient,
                                   batch: geometry.batch, channels: outChannels, inner: plane)
         }
-        let gradProduct = gradOutput.swappingAxes(
-            outer: 1, geometry.batch, outChannels, inner: plane, shape: [outChannels, geometry.columnCount])
         let patchSize = inChannels * kernelSize
-        // ∂W[o, r] += Σ_col ∂Y'[o, col] · columns[r, col]
-        multiply(gradProduct, .none, columns, .transpose, into: &weight.gradient,
-                 m: outChannels, n: patchSize, k: geometry.columnCount, beta: 1)
-        // ∂columns[r, col] = Σ_o W[o, r] · ∂Y'[o, col]
-        var gradColumns = Tensor(zeros: [patchSize, geometry.columnCount])
-        multiply(weight.value, .transpose, gradProduct, .none, into: &gradColumns,
-                 m: patchSize, n: geometry.columnCount, k: outChannels, beta: 0)
-        var gradInput = Tensor(zeros: inputShape)
-        gradColumns.withUnsafeBufferPointer { source in
-            gradInput.withUnsafeMutableBufferPointer { target in
-                forEachTap(geometry) { inputIndex, columnIndex in
-                    target[inputIndex] += source[columnIndex]
+        var gradInput = Tensor(unspecifiedContentsWithShape: input.shape)
+        let chunks = chunks(geometry)
+        let workers = workerGroups(chunks).count
+        input.withUnsafeBufferPointer { source in
+            gradOutput.withUnsafeBufferPointer { g in
+                weight.value.withUnsafeBufferPointer { w in
+                    gradInput.withUnsafeMutableBufferPointer { dx in
+                        forEachWorker(chunks) { worker, scratch, chunks in
+                            // One worker sums ∂W in place; several each sum their share first.
+                            let share = workers > 1 ? scratch.gradWeight.buffer(count: outChannels * patchSize) : nil
+                            for (position, samples) in chunks.enumerated() {
+                                let width = samples.count * plane
+                                // ∂Y of the chunk as [outChannels, B·T_out·V].
+                                let gradChunk: UnsafeBufferPointer<Float>
+                                if samples.count == 1 {
+                                    gradChunk = UnsafeBufferPointer(rebasing: g[(samples.lowerBound * outChannels * plane)...])
+                                } else {
+                                    let gathered = scratch.product.buffer(count: outChannels * width)
+                                    gather(g, into: gathered, samples: samples, plane: plane)
+                                    gradChunk = UnsafeBufferPointer(gathered)
+                                }
+                                // ∂W[o, r] += Σ_col ∂Y[o, col] · patches[r, col]
+                                let patches = withPatches(of: source, samples: samples, geometry, into: scratch.columns)
+                                func accumulate(into dw: UnsafeMutableBufferPointer<Float>, beta: Float) {
+                                    BLAS.sgemm(
+                                        transposeA: .none, transposeB: .transpose, m: outChannels, n: patchSize, k: width,
+                                        alpha: 1, a: gradChunk, lda: width, b: patches.buffer, ldb: patches.stride,
+                                        beta: beta, c: dw, ldc: patchSize)
+                                }
+                                if let share {
+                                    accumulate(into: share, beta: position == 0 ? 0 : 1)
+                                } else {
+                                    weight.gradient.withUnsafeMutableBufferPointer { accumulate(into: $0, beta: 1) }
+                                }
+                                let chunkInput = UnsafeMutableBufferPointer(
+                                    rebasing: dx[(samples.lowerBound * inChannels * inputPlane)..<(samples.upperBound * inChannels * inputPlane)])
+                                if isPointwise(geometry), samples.count == 1 {
+                                    // ∂x[n] = Wᵀ · ∂Y[n] directly: the patches are the input itself.
+                                    BLAS.sgemm(
+                                        transposeA: .transpose, transposeB: .none, m: patchSize, n: plane, k: outChannels,
+                                        alpha: 1, a: w, lda: patchSize, b: gradChunk, ldb: plane, beta: 0,
+                                        c: chunkInput, ldc: plane)
+                                    continue
+                                }
+                                // ∂patches[r, col] = Σ_o W[o, r] · ∂Y[o, col], then col2im.
+                                let gradPatches = scratch.gradColumns.buffer(count: patchSize * width)
+                                BLAS.sgemm(
+                                    transposeA: .transpose, transposeB: .none, m: patchSize, n: width, k: outChannels,
+                                    alpha: 1, a: w, lda: patchSize, b: gradChunk, ldb: width, beta: 0,
+                                    c: gradPatches, ldc: width)
+                                scatterPatches(UnsafeBufferPointer(gradPatches), into: chunkInput, samples: samples.count, geometry)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if workers > 1 {
+            // The workers' shares of ∂W, added in worker order.
+            weight.gradient.withUnsafeMutableBufferPointer { dw in
+                for worker in 0..<workers {
+                    let share = scratch[worker].gradWeight.buffer(count: outChannels * patchSize)
+                    for i in 0..<dw.count { dw[i] += share[i] }
                 }
             }
         }
         return gradInput
+    }
+
+    /// The chunks split into consecutive runs, one per worker: ``workerCount`` (or
+    /// ``BLAS/threadCount``) runs, fewer when there are fewer chunks.
+    private func workerGroups(_ chunks: [Range<Int>]) -> [ArraySlice<Range<Int>>] {
+        let workers = max(1, min(workerCount ?? BLAS.threadCount, chunks.count))
+        return (0..<workers).map { worker in
+            chunks[(worker * chunks.count / workers)..<((worker + 1) * chunks.count / workers)]
+        }
+    }
+
+    /// Calls `body(worker, scratch, chunks)` for each worker's run of chunks: on this thread for
+    /// one worker, else on that many threads at once with single-threaded BLAS calls.
+    private func forEachWorker(
+        _ chunks: [Range<Int>], _ body: (_ worker: Int, _ scratch: ChunkScratch, _ chunks: ArraySlice<Range<Int>>) -> Void
+    ) {
+        let groups = workerGroups(chunks)
+        while scratch.count < groups.count { scratch.append(ChunkScratch()) }
+        guard groups.count > 1 else {
+            body(0, scratch[0], groups[0])
+            return
+        }
+        let workspaces = scratch
+        BLAS.withThreadCount(1) {
+            DispatchQueue.concurrentPerform(iterations: groups.count) { worker in
+                body(worker, workspaces[worker], groups[worker])
+            }
+        }
+    }
+
+    /// The scratch memory of one worker thread.
+    private final class ChunkScratch {
+        /// The patch matrix of one chunk of samples, `[inChannels·k, B·T_out·V]`.
+        let columns = Workspace()
+        /// The gradient of one chunk's patch matrix, `[inChannels·k, B·T_out·V]`.
+        let gradColumns = Workspace()
+        /// One chunk's output or output gradient, `[outChannels, B·T_out·V]`, when `B > 1`.
+        let product = Workspace()
+        /// The worker's share of `∂W`, `[outChannels, inChannels·k]`, with several workers.
+        let gradWeight = Workspace()
+    }
+
+    /// The batch split into consecutive chunks whose patch matrices fit ``patchBudget``.
+    private func chunks(_ geometry: Geometry) -> [Range<Int>] {
+        let perSample = max(1, inChannels * kernelSize * geometry.outPlane)
+        let size = max(1, min(geometry.batch, patchBudget / perSample))
+        return Swift.stride(from: 0, to: geometry.batch, by: size).map { $0..<min($0 + size, geometry.batch) }
+    }
+
+    /// Whether the patches of a sample are the sample itself (`k = 1`, `s = 1`, `p = 0`).
+    private func isPointwise(_ geometry: Geometry) -> Bool {
+        kernelSize == 1 && stride == 1 && padding == 0 && geometry.outLength == geometry.length
+    }
+
+    /// Calls `body(chunkRow, batchRow)` for the start of every `plane`-long row of a chunk's
+    /// `[outChannels, B·plane]` matrix and of the same row in the batch's `[N, outChannels, plane]`.
+    @inline(__always)
+    private func forEachRow(samples: Range<Int>, plane: Int, _ body: (_ chunkRow: Int, _ batchRow: Int) -> Void) {
+        for (local, n) in samples.enumerated() {
+            for o in 0..<outChannels {
+                body(o * samples.count * plane + local * plane, (n * outChannels + o) * plane)
+            }
+        }
+    }
+
+    /// Copies a chunk's `[outChannels, B·plane]` output into the batch's `[N, outChannels, plane]`.
+    private func scatter(
+        _ chunk: UnsafeBufferPointer<Float>, into batch: UnsafeMutableBufferPointer<Float>, samples: Range<Int>, plane: Int
+    ) {
+        forEachRow(samples: samples, plane: plane) { chunkRow, batchRow in
+            _ = UnsafeMutableBufferPointer(rebasing: batch[batchRow..<(batchRow + plane)])
+                .update(fromContentsOf: chunk[chunkRow..<(chunkRow + plane)])
+        }
+    }
+
+    /// Copies the chunk's rows of the batch's `[N, outChannels, plane]` into `[outChannels, B·plane]`.
+    private func gather(
+        _ batch: UnsafeBufferPointer<Float>, into chunk: UnsafeMutableBufferPointer<Float>, samples: Range<Int>, plane: Int
+    ) {
+        forEachRow(samples: samples, plane: plane) { chunkRow, batchRow in
+            _ = UnsafeMutableBufferPointer(rebasing: chunk[chunkRow..<(chunkRow + plane)])
+                .update(fromContentsOf: batch[batchRow..<(batchRow + plane)])
+        }
     }
 
     /// The extents of one forward call: `[N, C, T]` is treated as `[N, C, T, 1]`.
@@ -202,39 +371,100 @@ public final class TemporalConvolution: Layer {
             self.outLength = outLength
         }
 
-        /// Columns of the im2col matrix, `N·T_out·V`.
-        var columnCount: Int { batch * outLength * width }
+        /// Values of one output channel of one sample, `T_out·V`.
+        var outPlane: Int { outLength * width }
+        /// Values of one input channel of one sample, `T·V`.
+        var inPlane: Int { length * width }
 
         func outputShape(_ channels: Int) -> [Int] {
             isRank4 ? [batch, channels, outLength, width] : [batch, channels, outLength]
         }
     }
 
-    /// Calls `body(inputIndex, columnIndex)` for every tap that reads a real (non-padding) frame.
+    /// The patch matrix `[inChannels·k, B·T_out·V]` of a chunk of `B` samples and its row stride:
+    /// the sample itself for a pointwise convolution of one sample, else the layer's workspace
+    /// filled by im2col.
     ///
-    /// `inputIndex` addresses `x[n, c, t·s − p + j·d, v]` in an `[N, inChannels, T, V]` buffer and
-    /// `columnIndex` addresses `columns[c·k + j, (n·T_out + t)·V + v]`. im2col copies along this
-    /// map and col2im adds along it, so the two are adjoint by construction.
-    @inline(__always)
-    private func forEachTap(_ geometry: Geometry, _ body: (_ inputIndex: Int, _ columnIndex: Int) -> Void) {
-        let (batch, length, outLength, width) = (geometry.batch, geometry.length, geometry.outLength, geometry.width)
-        let columnCount = geometry.columnCount
-        for c in 0..<inChannels {
-            for j in 0..<kernelSize {
-                let row = (c * kernelSize + j) * columnCount
-                let offset = j * dilation - padding
-                for n in 0..<batch {
-                    let inputBase = (n * inChannels + c) * length
-                    let columnBase = row + n * outLength * width
-                    for t in 0..<outLength {
-                        let source = t * stride + offset
-                        guard source >= 0 && source < length else { continue }
-                        let from = (inputBase + source) * width
-                        let to = columnBase + t * width
-                        for v in 0..<width { body(from + v, to + v) }
+    /// Row `c·k + j`, column `b·T_out·V + t·V + v` holds `x[n₀ + b, c, t·s − p + j·d, v]`, or 0
+    /// where that frame is padding. The buffer stays valid until the next call with the same
+    /// workspace (it points into `columns`, or into `source`).
+    private func withPatches(
+        of source: UnsafeBufferPointer<Float>, samples: Range<Int>, _ geometry: Geometry, into columns: Workspace
+    ) -> (buffer: UnsafeBufferPointer<Float>, stride: Int) {
+        let (plane, inputPlane, width) = (geometry.outPlane, geometry.inPlane, geometry.width)
+        let sampleSize = inChannels * inputPlane
+        if isPointwise(geometry), samples.count == 1 {
+            let start = samples.lowerBound * sampleSize
+            return (UnsafeBufferPointer(rebasing: source[start..<(start + sampleSize)]), inputPlane)
+        }
+        let rowLength = samples.count * plane
+        let patches = columns.buffer(count: inChannels * kernelSize * rowLength)
+        for (local, n) in samples.enumerated() {
+            for c in 0..<inChannels {
+                let channel = n * sampleSize + c * inputPlane
+                for j in 0..<kernelSize {
+                    let tap = taps(j, geometry)
+                    let row = (c * kernelSize + j) * rowLength + local * plane
+                    patches[row..<(row + tap.first * width)].update(repeating: 0)
+                    if stride == 1 {
+                        let from = channel + (tap.first + tap.offset) * width
+                        let count = (tap.end - tap.first) * width
+                        let target = row + tap.first * width
+                        _ = UnsafeMutableBufferPointer(rebasing: patches[target..<(target + count)])
+                            .update(fromContentsOf: source[from..<(from + count)])
+                    } else {
+                        for t in tap.first..<tap.end {
+                            let (from, target) = (channel + (t * stride + tap.offset) * width, row + t * width)
+                            for v in 0..<width { patches[target + v] = source[from + v] }
+                        }
+                    }
+                    patches[(row + tap.end * width)..<(row + plane)].update(repeating: 0)
+                }
+            }
+        }
+        return (UnsafeBufferPointer(patches), rowLength)
+    }
+
+    /// Writes into the input gradient `[B, inChannels, T·V]` of a chunk of `B` samples the sum of
+    /// its patch gradient `[inChannels·k, B·T_out·V]` along the patch map (col2im): the adjoint of
+    /// ``withPatches(of:samples:_:into:)``.
+    private func scatterPatches(
+        _ gradPatches: UnsafeBufferPointer<Float>, into gradInput: UnsafeMutableBufferPointer<Float>,
+        samples: Int, _ geometry: Geometry
+    ) {
+        let (plane, inputPlane, width) = (geometry.outPlane, geometry.inPlane, geometry.width)
+        let rowLength = samples * plane
+        gradInput.update(repeating: 0)
+        for local in 0..<samples {
+            for c in 0..<inChannels {
+                let channel = (local * inChannels + c) * inputPlane
+                for j in 0..<kernelSize {
+                    let tap = taps(j, geometry)
+                    let row = (c * kernelSize + j) * rowLength + local * plane
+                    if stride == 1 {
+                        let target = channel + (tap.first + tap.offset) * width
+                        let source = row + tap.first * width
+                        for i in 0..<((tap.end - tap.first) * width) { gradInput[target + i] += gradPatches[source + i] }
+                    } else {
+                        for t in tap.first..<tap.end {
+                            let (target, source) = (channel + (t * stride + tap.offset) * width, row + t * width)
+                            for v in 0..<width { gradInput[target + v] += gradPatches[source + v] }
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// The output frames `first..<end` whose tap `j` reads a real (non-padding) input frame, and
+    /// the tap's offset `j·d − p`: output frame `t` reads input frame `t·s + offset`.
+    @inline(__always)
+    private func taps(_ j: Int, _ geometry: Geometry) -> (first: Int, end: Int, offset: Int) {
+        let offset = j * dilation - padding
+        // first: the smallest t with t·s + offset >= 0; end: one past the largest t with t·s + offset < T.
+        let first = offset >= 0 ? 0 : (-offset + stride - 1) / stride
+        let last = geometry.length - 1 - offset
+        let end = last < 0 ? 0 : min(geometry.outLength, last / stride + 1)
+        return (min(first, end), end, offset)
     }
 }

@@ -36,6 +36,23 @@ public enum BLAS {
         }
     }
 
+    /// Runs `body` with OpenBLAS set to `count` threads per call, then restores ``threadCount``.
+    ///
+    /// Layers that split a batch between their own worker threads use `count = 1`, so that each
+    /// worker's calls run on that worker alone rather than competing for OpenBLAS's threads.
+    ///
+    /// - Parameters:
+    ///   - count: Threads per BLAS call inside `body`, at least 1.
+    ///   - body: The work.
+    /// - Returns: What `body` returns.
+    public static func withThreadCount<R>(_ count: Int, _ body: () throws -> R) rethrows -> R {
+        let previous = threadCount
+        guard previous != count else { return try body() }
+        threadCount = count
+        defer { threadCount = previous }
+        return try body()
+    }
+
     /// The CPU kernel OpenBLAS selected at run time (`openblas_get_corename`), e.g. `"Haswell"`;
     /// recorded with a run's provenance because kernels may round differently.
     public static var coreName: String {

@@ -1,0 +1,61 @@
+import Foundation
+import Pose
+
+/// Reads the sequences of a streamed ``WindowSet`` from the feature cache on demand, keeping the
+/// few most recently used ones decoded.
+///
+/// A sequence is read (`CachedSequence.read()`, one HDF5 group), resampled to the window frame
+/// rate if its own differs, exactly as ``WindowBuilder`` does for sequences in memory, and kept
+/// in a least-recently-used cache of ``capacity`` sequences: evaluation reads a sequence's windows
+/// one after another and so reads each sequence once; a shuffled training epoch reads about one
+/// sequence per window. Safe to share between threads (one lock around the cache).
+final class StreamedWindowSource: @unchecked Sendable {
+    /// The default number of decoded sequences kept.
+    static let defaultCapacity = 64
+
+    /// The sequences, indexed like the set's `sequenceIDs`.
+    let sequences: [DatasetSequence]
+    /// Frame rate of the windows, in frames per second.
+    let frameRate: Double
+    /// Whether resampling keeps all-zero joints undetected (`SkeletonLayout.marksUndetectedJointsWithZeros`).
+    let treatsZeroJointsAsUndetected: Bool
+    /// The number of decoded sequences kept.
+    let capacity: Int
+    private let lock = NSLock()
+    private var decoded: LeastRecentlyUsedCache<Int, PoseSequence>
+
+    /// Creates a source.
+    ///
+    /// - Parameters:
+    ///   - sequences: The set's sequences in `sequenceIDs` order.
+    ///   - frameRate: Frame rate of the windows.
+    ///   - treatsZeroJointsAsUndetected: Passed to `PoseSequence.resampled(to:treatingZeroJointsAsUndetected:)`.
+    ///   - capacity: Decoded sequences kept.
+    init(sequences: [DatasetSequence], frameRate: Double, treatsZeroJointsAsUndetected: Bool, capacity: Int = defaultCapacity) {
+        self.sequences = sequences
+        self.frameRate = frameRate
+        self.treatsZeroJointsAsUndetected = treatsZeroJointsAsUndetected
+        self.capacity = capacity
+        decoded = LeastRecentlyUsedCache(capacity: capacity)
+    }
+
+    /// Sequence `index` at the window frame rate.
+    ///
+    /// - Parameter index: The sequence, into ``sequences``.
+    /// - Returns: The (resampled) sequence.
+    /// - Throws: `FeatureCacheError` if it cannot be read.
+    func sequence(at index: Int) throws -> PoseSequence {
+        if let sequence = lock.withLock({ decoded.value(for: index) }) { return sequence }
+        let sequence = try Self.atFrameRate(
+            sequences[index].poseSequence(), frameRate, treatsZeroJointsAsUndetected: treatsZeroJointsAsUndetected)
+        lock.withLock { decoded.insert(sequence, for: index) }
+        return sequence
+    }
+
+    /// `sequence` at `frameRate`: itself at its own rate, else resampled on its timestamps.
+    static func atFrameRate(_ sequence: PoseSequence, _ frameRate: Double, treatsZeroJointsAsUndetected: Bool) -> PoseSequence {
+        sequence.frameRate == frameRate
+            ? sequence
+            : sequence.resampled(to: frameRate, treatingZeroJointsAsUndetected: treatsZeroJointsAsUndetected)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import NeuralNetwork
+import Pose
+
+/// `training-benchmark`: ActionLab's training rate, the Swift half of `scripts/bench-training`.
+///
+/// Trains a freshly initialized `stgcn` or `stgcn-small` (Vision-18 graph, 3 channels, edge
+/// importance on, no dropout) with Adam (learning rate 0.001) on random windows `[B, 3·18, T]`
+/// with random labels: each step is a training-mode forward pass, softmax cross-entropy, zeroing
+/// the gradients, the backward pass and an optimizer step, exactly the trainer's inner loop
+/// without data loading. After `--warmup` untimed steps it times `--steps` steps and prints
+/// `{"model", "threads", "batch", "frames", "steps", "seconds", "windowsPerSecond", "kernel"}` as
+/// JSON. Exit status 1 on an error (printed to standard error), 2 for wrong usage.
+let usage = """
+    usage: training-benchmark --model stgcn|stgcn-small [--threads N] [--batch 32] [--frames 60]
+                              [--classes 6] [--steps 5] [--warmup 1]
+    """
+
+/// A wrong command line.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// `--name value` pairs.
+func options(_ arguments: ArraySlice<String>) throws -> [String: String] {
+    var options: [String: String] = [:]
+    var remaining = arguments
+    while let name = remaining.popFirst() {
+        guard name.hasPrefix("--"), let value = remaining.popFirst() else {
+            throw UsageError(description: "expected --name value, found '\(name)'")
+        }
+        options[String(name.dropFirst(2))] = value
+    }
+    return options
+}
+
+/// The positive whole number given as `--name`, or `defaultValue`.
+func integer(_ options: [String: String], _ name: String, default defaultValue: Int) throws -> Int {
+    guard let text = options[name] else { return defaultValue }
+    guard let value = Int(text), value > 0 else { throw UsageError(description: "--\(name) must be a positive whole number") }
+    return value
+}
+
+func run() throws -> Int32 {
+    let options = try options(CommandLine.arguments.dropFirst())
+    guard let presetName = options["model"],
+          let preset = SpatialTemporalGraphConvolutionalNetwork.Preset(rawValue: presetName) else {
+        throw UsageError(description: "--model must be stgcn or stgcn-small")
+    }
+    let threads = try integer(options, "threads", default: 1)
+    let batch = try integer(options, "batch", default: 32)
+    let frames = try integer(options, "frames", default: 60)
+    let classCount = try integer(options, "classes", default: 6)
+    let steps = try integer(options, "steps", default: 5)
+    let warmup = options["warmup"] == "0" ? 0 : try integer(options, "warmup", default: 1)
+    BLAS.threadCount = threads
+
+    let layout = SkeletonLayout.vision18
+    let graph = SpatialGraph(
+        jointCount: layout.jointCount, edges: layout.edges.map { ($0.first, $0.second) },
+        center: layout.joints.firstIndex(of: "neck"))
+    let model = try SpatialTemporalGraphConvolutionalNetwork(
+        configuration: .init(channelCount: layout.channelCount, graph: graph, classCount: classCount, blocks: preset.blocks),
+        seed: 0)
+    let optimizer = Adam(learningRate: 1e-3)
+    var generator = SeededGenerator(seed: 0, purpose: "benchmark-data")
+    let features = layout.channelCount * layout.jointCount
+    let inputs = Tensor(shape: [batch, features, frames], values: (0..<(batch * features * frames)).map { _ in generator.nextUniform() })
+    let labels = (0..<batch).map { _ in generator.nextIndex(below: classCount) }
+    let parameters = model.parameters
+
+    func step() {
+        let logits = model.forward(inputs, training: true)
+        let result = softmaxCrossEntropy(logits: logits, labels: labels)
+        zeroGradients(parameters)
+        model.backward(result.gradient)
+        optimizer.step(parameters: parameters)
+    }
+    for _ in 0..<warmup { step() }
+    let elapsed = ContinuousClock().measure {
+        for _ in 0..<steps { step() }
+    }
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    let report: [String: Any] = [
+        "model": preset.rawValue, "threads": threads, "batch": batch, "frames": frames, "steps": steps,
+        "seconds": seconds, "windowsPerSecond": Double(steps * batch) / seconds, "kernel": BLAS.coreName,
+    ]
+    print(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]), as: UTF8.self))
+    return 0
+}
+
+do {
+    exit(try run())
+} catch let error as UsageError {
+    FileHandle.standardError.write(Data("training-benchmark: \(error)\n\(usage)\n".utf8))
+    exit(2)
+} catch {
+    FileHandle.standardError.write(Data("training-benchmark: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,106 @@
+"""PyTorch's training rate for scripts/bench-training: st-gcn's own Model (the same modules as
+scripts/make-stgcn-fixtures, which the tests compare ActionLab against), float32, Adam.
+
+    python scripts/bench-training-torch.py --model stgcn --threads 1 [--batch 32] [--frames 60]
+        [--classes 6] [--steps 5] [--warmup 1]
+
+Each step: forward in training mode, cross-entropy, zero_grad, backward, Adam step, on random
+windows [B, 3, T, 18, 1] with random labels. Prints one JSON line with the same fields as
+ActionLab's `training-benchmark`, plus "flopsPerWindow" (see flops_per_window) for both sides.
+"""
+import argparse
+import importlib.machinery
+import importlib.util
+import json
+import pathlib
+import time
+
+import torch
+import torch.nn as nn
+
+PRESETS = {
+    'stgcn': [(64, 1), (64, 1), (64, 1), (128, 2), (128, 1), (128, 1), (256, 2), (256, 1), (256, 1)],
+    'stgcn-small': [(32, 1), (32, 1), (64, 2), (64, 1), (128, 2), (128, 1)],
+}
+KERNEL, PARTITIONS, JOINTS, CHANNELS = 9, 3, 18, 3
+
+
+def fixtures_module():
+    """scripts/make-stgcn-fixtures as a module (it has no .py suffix), for st-gcn's Model."""
+    path = pathlib.Path(__file__).with_name('make-stgcn-fixtures')
+    loader = importlib.machinery.SourceFileLoader('make_stgcn_fixtures', str(path))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    torch.set_default_dtype(torch.float32)  # the fixtures module computes in float64
+    return module
+
+
+def flops_per_window(blocks, frames, classes):
+    """Floating-point operations of one window's training step, forward and backward.
+
+    Counted as st-gcn's reference computes the model, the same count for both sides:
+    2 x multiply-adds of every convolution (graph 1x1 conv to K*C_out channels, temporal 9x1,
+    residual 1x1), of the graph aggregation einsum over V x V per partition, and of the
+    classifier; backward = 2 x forward (input and weight gradients), so a step is 3 x forward.
+    Batch normalization, ReLU, pooling and the optimizer are left out (linear in the activations,
+    a few per cent). ActionLab aggregates before mixing channels, which needs fewer operations
+    for the graph convolution; GFLOP/s here is this model count over time, for both.
+    """
+    multiply_adds, width, length = 0, CHANNELS, frames
+    for channels, stride in blocks:
+        plane = length * JOINTS
+        multiply_adds += PARTITIONS * channels * width * plane          # gcn.conv
+        multiply_adds += PARTITIONS * channels * plane * JOINTS         # einsum nkctv,kvw->nctw
+        out_length = (length - 1) // stride + 1
+        out_plane = out_length * JOINTS
+        multiply_adds += channels * channels * KERNEL * out_plane       # tcn 9x1 conv
+        if width != channels or stride != 1:
+            multiply_adds += channels * width * out_plane               # residual 1x1 conv
+        width, length = channels, out_length
+    multiply_adds += width * classes                                    # fcn
+    return 3 * 2 * multiply_adds
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--model', choices=sorted(PRESETS), required=True)
+    parser.add_argument('--threads', type=int, default=1)
+    parser.add_argument('--batch', type=int, default=32)
+    parser.add_argument('--frames', type=int, default=60)
+    parser.add_argument('--classes', type=int, default=6)
+    parser.add_argument('--steps', type=int, default=5)
+    parser.add_argument('--warmup', type=int, default=1)
+    arguments = parser.parse_args()
+    torch.set_num_threads(arguments.threads)
+    torch.manual_seed(0)
+    blocks = PRESETS[arguments.model]
+    model = fixtures_module().Model(CHANNELS, arguments.classes, blocks).float().train()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    loss_function = nn.CrossEntropyLoss()
+    inputs = torch.rand(arguments.batch, CHANNELS, arguments.frames, JOINTS, 1)
+    labels = torch.randint(0, arguments.classes, (arguments.batch,))
+
+    def step():
+        loss = loss_function(model(inputs), labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+    for _ in range(arguments.warmup):
+        step()
+    started = time.perf_counter()
+    for _ in range(arguments.steps):
+        step()
+    seconds = time.perf_counter() - started
+    print(json.dumps({
+        'model': arguments.model, 'threads': arguments.threads, 'batch': arguments.batch,
+        'frames': arguments.frames, 'steps': arguments.steps, 'seconds': seconds,
+        'windowsPerSecond': arguments.steps * arguments.batch / seconds,
+        'flopsPerWindow': flops_per_window(blocks, arguments.frames, arguments.classes),
+        'torch': torch.__version__,
+    }, sort_keys=True))
+
+
+if __name__ == '__main__':
+    main()
