@@ -16,7 +16,7 @@ let usage = """
       run MANIFEST --prepare [--output DIR]
                                    create the sweep folder and cache the data, run no trial
       run SWEEP_DIR [--jobs N]     resume a sweep folder: finished trials are kept
-      trial SWEEP_DIR INDEX        run one trial of a sweep folder (for cluster schedulers)
+      trial SWEEP_DIR INDEX...     run trials of a sweep folder (for cluster schedulers)
       compare DIR DIR... [--all] [--output FILE]
                                    compare sweep folders and trial folders (SWEEP/trials/ID):
                                    the settings that differ, then the scores side by side, as

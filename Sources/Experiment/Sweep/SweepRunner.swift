@@ -121,9 +121,35 @@ public struct SweepRunner {
     /// Runs trial `index` of the sweep in `folder` (the worker side of `jobs > 1`, and what a
     /// cluster scheduler's array task calls).
     public static func runTrial(index: Int, in folder: URL, log: @escaping (String) -> Void) throws {
+        try runTrials(indices: [index], in: folder, log: log)
+    }
+
+    /// Runs trials `indices` of the sweep in `folder`, one after another in this process, loading
+    /// each dataset once for all of them (the worker side of `jobs > 1`).
+    /// - Throws: `ExperimentError.noSuchTrial` for an index outside the sweep (before any trial
+    ///   runs), `ExperimentError.trialsFailed` listing the trials that failed (after the others ran).
+    public static func runTrials(indices: [Int], in folder: URL, log: @escaping (String) -> Void) throws {
         let record = try SweepRecord(folder: folder)
-        guard record.trials.indices.contains(index) else { throw ExperimentError.noSuchTrial(index: index, count: record.trials.count) }
-        try TrialRunner(log: log).run(record.trials[index], in: folder)
+        for index in indices where !record.trials.indices.contains(index) {
+            throw ExperimentError.noSuchTrial(index: index, count: record.trials.count)
+        }
+        var datasets: [DatasetKey: LoadedDataset] = [:]
+        var failures: [String] = []
+        let runner = TrialRunner(log: log)
+        for index in indices {
+            let trial = record.trials[index]
+            do {
+                let key = DatasetKey(trial.configuration)
+                if datasets[key] == nil, TrialRunner.outcome(of: trial, in: folder) == nil {
+                    let cache = try FeatureCache(directory: trial.configuration.features.cache)
+                    datasets[key] = try DatasetLoader(configuration: trial.configuration, cache: cache).load()
+                }
+                try runner.run(trial, in: folder, dataset: datasets[key])
+            } catch {
+                failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): \(error)")
+            }
+        }
+        guard failures.isEmpty else { throw ExperimentError.trialsFailed(failures) }
     }
 
     // MARK: - Steps
@@ -224,33 +250,34 @@ public struct SweepRunner {
 
     /// Runs `trials` in up to `jobs` worker processes; returns one message per failed trial.
     private func runInWorkers(_ trials: [Trial], folder: URL, jobs: Int, executable: URL) -> [String] {
-        let slots = DispatchSemaphore(value: jobs)
+        // One process per worker, each running every `jobs`-th trial: a process pays its start-up
+        // and data loading once, not once per trial. Trials are cell-major, so the stripes get
+        // alike mixes of configurations.
+        let stripes = (0..<min(jobs, trials.count)).map { worker in
+            Swift.stride(from: worker, to: trials.count, by: jobs).map { trials[$0] }
+        }
         let group = DispatchGroup()
         let failures = MessageList()
-        for trial in trials {
-            slots.wait()
+        for stripe in stripes {
             let process = Process()
             process.executableURL = executable
-            process.arguments = ["trial", folder.path, "\(trial.index)"]
+            process.arguments = ["trial", folder.path] + stripe.map { "\($0.index)" }
             process.environment = ProcessInfo.processInfo.environment.merging(
                 [Provenance.gitCommitEnvironmentKey: Provenance.gitCommit]) { $1 }
             group.enter()
-            process.terminationHandler = { finished in
-                if finished.terminationStatus != 0 {
-                    failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): worker exited with status \(finished.terminationStatus)")
-                }
-                slots.signal()
-                group.leave()
-            }
+            process.terminationHandler = { _ in group.leave() }
             do {
                 try process.run()
             } catch {
-                failures.append("trial \(trial.index) [\(trial.id)]: cannot start \(executable.path): \(error)")
-                slots.signal()
+                failures.append("trials \(stripe.map { "\($0.index)" }.joined(separator: ", ")): cannot start \(executable.path): \(error)")
                 group.leave()
             }
         }
         group.wait()
+        // A worker that failed or died leaves its unfinished trials without a completion marker.
+        for trial in trials where TrialRunner.outcome(of: trial, in: folder) == nil {
+            failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): not finished by its worker (see the log above)")
+        }
         return failures.messages.sorted()
     }
 
