@@ -47,11 +47,13 @@ let package = Package(
             dependencies: ["JSON5", "Pose", "FeatureCache", "Extraction", "NeuralNetwork", "ModelExport", "HDF5", "Video", "AtomicFiles"]),
         .executableTarget(name: "actionlab", dependencies: ["Experiment", "NeuralNetwork", "SyntheticData", "FeatureCache", "AtomicFiles"]),
         // ActionLab's pose-only rate for scripts/bench-pose.
-        .executableTarget(name: "pose-benchmark", dependencies: ["Pose"]),
+        .executableTarget(name: "pose-benchmark", dependencies: ["Pose", "_BenchmarkSupport"]),
         // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.
         .executableTarget(name: "video-benchmark", dependencies: ["Video"]),
         // ActionLab's training rate for scripts/bench-training.
-        .executableTarget(name: "training-benchmark", dependencies: ["NeuralNetwork", "Pose"]),
+        .executableTarget(name: "training-benchmark", dependencies: ["NeuralNetwork", "Pose", "_BenchmarkSupport"]),
+        // Command-line handling shared by the benchmark executables.
+        .target(name: "_BenchmarkSupport"),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),

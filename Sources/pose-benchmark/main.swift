@@ -1,3 +1,4 @@
+import _BenchmarkSupport
 import Foundation
 import Pose
 
@@ -14,54 +15,28 @@ let usage = """
                           [--num-poses N] [--model PATH]
     """
 
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// `--name value` pairs.
-func options(_ arguments: ArraySlice<String>) throws -> [String: String] {
-    var options: [String: String] = [:]
-    var remaining = arguments
-    while let name = remaining.popFirst() {
-        guard name.hasPrefix("--"), let value = remaining.popFirst() else {
-            throw UsageError(description: "expected --name value, found '\(name)'")
-        }
-        options[String(name.dropFirst(2))] = value
-    }
-    return options
-}
-
-func integer(_ options: [String: String], _ name: String, default defaultValue: Int? = nil) throws -> Int {
-    guard let text = options[name] else {
-        guard let defaultValue else { throw UsageError(description: "missing --\(name)") }
-        return defaultValue
-    }
-    guard let value = Int(text), value > 0 else { throw UsageError(description: "--\(name) must be a positive whole number") }
-    return value
-}
-
 func run() throws -> Int32 {
-    let options = try options(CommandLine.arguments.dropFirst())
-    guard let pixelsPath = options["pixels"] else { throw UsageError(description: "missing --pixels") }
-    let width = try integer(options, "width"), height = try integer(options, "height")
+    let options = try benchmarkOptions(CommandLine.arguments.dropFirst())
+    guard let pixelsPath = options["pixels"] else { throw BenchmarkUsageError(description: "missing --pixels") }
+    let width = try positiveInteger(options, "width"), height = try positiveInteger(options, "height")
     guard let frameRate = Double(options["frame-rate"] ?? "30"), frameRate > 0, frameRate.isFinite else {
-        throw UsageError(description: "--frame-rate must be a positive number")
+        throw BenchmarkUsageError(description: "--frame-rate must be a positive number")
     }
     guard let mode = MediaPipePoseEstimator.Options.RunningMode(rawValue: options["mode"] ?? "video") else {
-        throw UsageError(description: "--mode must be video or image")
+        throw BenchmarkUsageError(description: "--mode must be video or image")
     }
 
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pixelsPath)))
     let frameByteCount = width * height * RGBImage.channelCount
     guard !bytes.isEmpty, bytes.count % frameByteCount == 0 else {
-        throw UsageError(description: "\(pixelsPath) holds \(bytes.count) bytes, not a whole number of \(width)x\(height) RGB frames")
+        throw BenchmarkUsageError(description: "\(pixelsPath) holds \(bytes.count) bytes, not a whole number of \(width)x\(height) RGB frames")
     }
     let frames = try stride(from: 0, to: bytes.count, by: frameByteCount).map {
         try RGBImage(width: width, height: height, pixels: Array(bytes[$0..<($0 + frameByteCount)]))
     }
 
     let estimator = try MediaPipePoseEstimator(
-        options: .init(modelPath: options["model"], runningMode: mode, numberOfPoses: try integer(options, "num-poses", default: 1)))
+        options: .init(modelPath: options["model"], runningMode: mode, numberOfPoses: try positiveInteger(options, "num-poses", default: 1)))
     var framesWithPerson = 0
     let clock = ContinuousClock()
     let elapsed = try clock.measure {
@@ -80,7 +55,7 @@ func run() throws -> Int32 {
 
 do {
     exit(try run())
-} catch let error as UsageError {
+} catch let error as BenchmarkUsageError {
     FileHandle.standardError.write(Data("pose-benchmark: \(error)\n\(usage)\n".utf8))
     exit(2)
 } catch {

@@ -1,3 +1,4 @@
+import _BenchmarkSupport
 import Foundation
 import NeuralNetwork
 import Pose
@@ -16,43 +17,18 @@ let usage = """
                               [--classes 6] [--steps 5] [--warmup 1]
     """
 
-/// A wrong command line.
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// `--name value` pairs.
-func options(_ arguments: ArraySlice<String>) throws -> [String: String] {
-    var options: [String: String] = [:]
-    var remaining = arguments
-    while let name = remaining.popFirst() {
-        guard name.hasPrefix("--"), let value = remaining.popFirst() else {
-            throw UsageError(description: "expected --name value, found '\(name)'")
-        }
-        options[String(name.dropFirst(2))] = value
-    }
-    return options
-}
-
-/// The positive whole number given as `--name`, or `defaultValue`.
-func integer(_ options: [String: String], _ name: String, default defaultValue: Int) throws -> Int {
-    guard let text = options[name] else { return defaultValue }
-    guard let value = Int(text), value > 0 else { throw UsageError(description: "--\(name) must be a positive whole number") }
-    return value
-}
-
 func run() throws -> Int32 {
-    let options = try options(CommandLine.arguments.dropFirst())
+    let options = try benchmarkOptions(CommandLine.arguments.dropFirst())
     guard let presetName = options["model"],
           let preset = SpatialTemporalGraphConvolutionalNetwork.Preset(rawValue: presetName) else {
-        throw UsageError(description: "--model must be stgcn or stgcn-small")
+        throw BenchmarkUsageError(description: "--model must be stgcn or stgcn-small")
     }
-    let threads = try integer(options, "threads", default: 1)
-    let batch = try integer(options, "batch", default: 32)
-    let frames = try integer(options, "frames", default: 60)
-    let classCount = try integer(options, "classes", default: 6)
-    let steps = try integer(options, "steps", default: 5)
-    let warmup = options["warmup"] == "0" ? 0 : try integer(options, "warmup", default: 1)
+    let threads = try positiveInteger(options, "threads", default: 1)
+    let batch = try positiveInteger(options, "batch", default: 32)
+    let frames = try positiveInteger(options, "frames", default: 60)
+    let classCount = try positiveInteger(options, "classes", default: 6)
+    let steps = try positiveInteger(options, "steps", default: 5)
+    let warmup = options["warmup"] == "0" ? 0 : try positiveInteger(options, "warmup", default: 1)
     BLAS.threadCount = threads
 
     let layout = SkeletonLayout.vision18
@@ -91,7 +67,7 @@ func run() throws -> Int32 {
 
 do {
     exit(try run())
-} catch let error as UsageError {
+} catch let error as BenchmarkUsageError {
     FileHandle.standardError.write(Data("training-benchmark: \(error)\n\(usage)\n".utf8))
     exit(2)
 } catch {
