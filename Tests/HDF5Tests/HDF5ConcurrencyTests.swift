@@ -18,10 +18,14 @@ import Testing
                     try group.createDataset("k", values: values, shape: [100, 30], compression: .gzip)
                     try group.attributes.write("worker \(worker)", named: "who")
                     try file.close()
-                    let reopened = try HDF5File.open(at: url).root().openGroup("w/\(worker)")
+                    // Closed explicitly: the next round truncates the file, which HDF5's file lock
+                    // refuses while a reader still has it open (ARC may end `reader` later).
+                    let reader = try HDF5File.open(at: url)
+                    let reopened = try reader.root().openGroup("w/\(worker)")
                     let read = try reopened.openDataset("k").read(Float.self)
                     if read.values != values || read.shape != [100, 30] { failures.add("worker \(worker) read other values") }
                     if try reopened.attributes.string("who") != "worker \(worker)" { failures.add("worker \(worker) attribute") }
+                    try reader.close()
                 }
             } catch {
                 failures.add("worker \(worker): \(error)")
