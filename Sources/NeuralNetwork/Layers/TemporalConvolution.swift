@@ -407,11 +407,14 @@ public final class TemporalConvolution: Layer {
                     let row = (c * kernelSize + j) * rowLength + local * plane
                     patches[row..<(row + tap.first * width)].update(repeating: 0)
                     if stride == 1 {
+                        // A tap that reads only padding (count 0) may start past the input's end.
                         let from = channel + (tap.first + tap.offset) * width
                         let count = (tap.end - tap.first) * width
                         let target = row + tap.first * width
-                        _ = UnsafeMutableBufferPointer(rebasing: patches[target..<(target + count)])
-                            .update(fromContentsOf: source[from..<(from + count)])
+                        if count > 0 {
+                            _ = UnsafeMutableBufferPointer(rebasing: patches[target..<(target + count)])
+                                .update(fromContentsOf: source[from..<(from + count)])
+                        }
                     } else {
                         for t in tap.first..<tap.end {
                             let (from, target) = (channel + (t * stride + tap.offset) * width, row + t * width)

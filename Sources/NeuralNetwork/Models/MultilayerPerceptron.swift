@@ -62,14 +62,7 @@ public final class MultilayerPerceptron: Classifier {
     }
 
     /// A configuration that cannot build a network.
-    public struct InvalidConfiguration: Error, Hashable, Sendable, CustomStringConvertible {
-        /// What is wrong, one entry per problem.
-        public let problems: [String]
-
-        public var description: String {
-            "invalid MultilayerPerceptron configuration: " + problems.joined(separator: "; ")
-        }
-    }
+    public typealias InvalidConfiguration = InvalidModelConfiguration<MultilayerPerceptron>
 
     /// The hyperparameters the network was built with.
     public let configuration: Configuration

@@ -132,14 +132,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
     }
 
     /// A configuration that cannot build a network.
-    public struct InvalidConfiguration: Error, Hashable, Sendable, CustomStringConvertible {
-        /// What is wrong, one entry per problem.
-        public let problems: [String]
-
-        public var description: String {
-            "invalid SpatialTemporalGraphConvolutionalNetwork configuration: " + problems.joined(separator: "; ")
-        }
-    }
+    public typealias InvalidConfiguration = InvalidModelConfiguration<SpatialTemporalGraphConvolutionalNetwork>
 
     /// The hyperparameters the network was built with.
     public let configuration: Configuration

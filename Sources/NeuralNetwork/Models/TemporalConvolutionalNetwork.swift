@@ -80,14 +80,7 @@ public final class TemporalConvolutionalNetwork: Classifier {
     }
 
     /// A configuration that cannot build a network.
-    public struct InvalidConfiguration: Error, Hashable, Sendable, CustomStringConvertible {
-        /// What is wrong, one entry per problem.
-        public let problems: [String]
-
-        public var description: String {
-            "invalid TemporalConvolutionalNetwork configuration: " + problems.joined(separator: "; ")
-        }
-    }
+    public typealias InvalidConfiguration = InvalidModelConfiguration<TemporalConvolutionalNetwork>
 
     /// The hyperparameters the network was built with.
     public let configuration: Configuration
