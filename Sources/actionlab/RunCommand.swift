@@ -5,8 +5,8 @@ import Foundation
 /// runs every trial (a manifest without a sweep has one per seed), resuming a folder that holds
 /// the same sweep, and prints the sweep folder on standard output when done.
 ///
-/// `--threads N` overrides the manifest's `training.threads` (BLAS threads per trial). A given
-/// thread count gives bit-identical results run after run.
+/// `--threads N` overrides the manifest's `training.threads` (compute threads per trial: layers
+/// split each operation between them). A given thread count gives bit-identical results run after run.
 enum RunCommand {
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus {

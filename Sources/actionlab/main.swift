@@ -12,7 +12,7 @@ let usage = """
                                    run every trial (grid cell × seed), write the leaderboard
                                    and summary (default DIR: <output.directory>/<name>/<UTC time>;
                                    --jobs: trials at once, in worker processes;
-                                   --threads: BLAS threads per trial, default training.threads)
+                                   --threads: compute threads per trial, default training.threads)
       run MANIFEST --prepare [--output DIR]
                                    create the sweep folder and cache the data, run no trial
       run SWEEP_DIR [--jobs N]     resume a sweep folder: finished trials are kept

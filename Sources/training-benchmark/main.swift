@@ -29,7 +29,7 @@ func run() throws -> Int32 {
     let classCount = try positiveInteger(options, "classes", default: 6)
     let steps = try positiveInteger(options, "steps", default: 5)
     let warmup = options["warmup"] == "0" ? 0 : try positiveInteger(options, "warmup", default: 1)
-    BLAS.threadCount = threads
+    ComputeThreads.count = threads
 
     let layout = SkeletonLayout.vision18
     let graph = SpatialGraph(

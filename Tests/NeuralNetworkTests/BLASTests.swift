@@ -48,7 +48,8 @@ import Testing
     }
 
     @Test func singleThreadedByDefaultAndProvenance() {
-        #expect(BLAS.threadCount == 1)
+        #expect(BLAS.openBLASThreadCount == 1)
+        #expect(ComputeThreads.count == 1)
         #expect(!BLAS.coreName.isEmpty)
         #expect(BLAS.configuration.contains("OpenBLAS"))
     }

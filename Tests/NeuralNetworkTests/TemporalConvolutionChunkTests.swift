@@ -61,10 +61,11 @@ import Testing
             let layer = TemporalConvolution(
                 inChannels: shape[1], outChannels: 3, kernelSize: kernelSize, stride: stride, padding: padding, using: &generator)
             layer.patchBudget = 1
-            layer.workerCount = workers
-            let output = layer.forward(x, training: true)
-            let gradInput = layer.backward(randomTensor(output.shape, seed: 67))
-            return (output, gradInput, layer.weight.gradient)
+            return ComputeThreads.withCount(workers) {
+                let output = layer.forward(x, training: true)
+                let gradInput = layer.backward(randomTensor(output.shape, seed: 67))
+                return (output, gradInput, layer.weight.gradient)
+            }
         }
         let single = run(workers: 1)
         for workers in [2, 3] {

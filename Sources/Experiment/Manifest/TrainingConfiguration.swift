@@ -26,7 +26,8 @@ public struct TrainingConfiguration: Sendable, Hashable, Codable {
     public var labelSmoothing: Double
     /// The training seeds, distinct; one run per seed.
     public var seeds: [Int]
-    /// The number of BLAS threads of each run.
+    /// The threads each run splits its numeric work between (``ComputeThreads``; 1 by default:
+    /// a sweep runs trials in parallel instead).
     public var threads: Int
     /// How the learning rate changes from epoch to epoch.
     public var schedule: ScheduleConfiguration

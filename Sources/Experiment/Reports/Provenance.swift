@@ -38,14 +38,15 @@ public struct Provenance: Codable, Sendable {
         /// How that kernel was chosen (``BLASKernelSelection/description(environment:loadedCoreName:)``),
         /// e.g. `auto (cpuinfo: avx512_bf16) -> Cooperlake; OpenBLAS's own detection chose Haswell`.
         public var kernelSelection: String
-        /// BLAS threads per call.
+        /// Threads per numeric operation (``ComputeThreads/count``); OpenBLAS itself runs each
+        /// call single-threaded.
         public var threads: Int
 
         /// The facts of this process.
         public static var current: OpenBLASInfo {
             OpenBLASInfo(
                 configuration: BLAS.configuration, coreName: BLAS.coreName,
-                kernelSelection: BLASKernelSelection.description(), threads: BLAS.threadCount)
+                kernelSelection: BLASKernelSelection.description(), threads: ComputeThreads.count)
         }
 
         enum CodingKeys: String, CodingKey {

@@ -51,9 +51,17 @@ public struct TrialRunner {
     @discardableResult
     public func run(_ trial: Trial, in sweepFolder: URL, dataset: LoadedDataset? = nil) throws -> TrialOutcome {
         if let done = Self.outcome(of: trial, in: sweepFolder) { return done }
+        // The manifest's `training.threads` for this trial only: trials run in-process (tests,
+        // `--jobs 1`) must not change one another's thread count.
+        return try ComputeThreads.withCount(trial.configuration.training.threads) {
+            try train(trial, in: sweepFolder, dataset: dataset)
+        }
+    }
+
+    /// ``run(_:in:dataset:)`` for a trial that has not finished, with its thread count set.
+    private func train(_ trial: Trial, in sweepFolder: URL, dataset: LoadedDataset?) throws -> TrialOutcome {
         let started = Date()
         let configuration = trial.configuration
-        BLAS.threadCount = configuration.training.threads
         let data = try dataset ?? DatasetLoader(configuration: configuration, cache: FeatureCache(directory: configuration.features.cache)).load()
         let windows = try Self.windows(of: data, configuration: configuration)
         guard let train = windows["train"] else { throw ExperimentError.emptySplit("train", reason: "no training sequences") }

@@ -12,7 +12,10 @@ public final class ReLU: Layer {
         input = x
         return Tensor(shape: x.shape) { y in
             x.withUnsafeBufferPointer { values in
-                for i in 0..<y.count { y[i] = values[i] > 0 ? values[i] : 0 }
+                guard let source = values.baseAddress, let target = y.baseAddress else { return }
+                ComputeThreads.forEachPart(of: y.count, minimumSize: ComputeThreads.elementsPerPart, alignment: 64) { _, range in
+                    VectorKernels.relu(source + range.lowerBound, into: target + range.lowerBound, count: range.count)
+                }
             }
         }
     }
@@ -23,7 +26,11 @@ public final class ReLU: Layer {
         return Tensor(shape: gradOutput.shape) { dx in
             input.withUnsafeBufferPointer { x in
                 gradOutput.withUnsafeBufferPointer { g in
-                    for i in 0..<dx.count { dx[i] = x[i] > 0 ? g[i] : 0 }
+                    guard let x = x.baseAddress, let g = g.baseAddress, let dx = dx.baseAddress else { return }
+                    ComputeThreads.forEachPart(of: gradOutput.count, minimumSize: ComputeThreads.elementsPerPart, alignment: 64) { _, range in
+                        let i = range.lowerBound
+                        VectorKernels.reluGradient(input: x + i, gradOutput: g + i, into: dx + i, count: range.count)
+                    }
                 }
             }
         }

@@ -13,7 +13,8 @@
 ///   As in PyTorch, `m` must be at least 2.
 /// - Evaluation: `μ` and `σ²` are `runningMean` and `runningVariance`.
 ///
-/// Statistics are accumulated in `Double`. `γ` (`weight`) starts at 1, `β` (`bias`) at 0,
+/// Statistics are summed in `Float` within each sample's run of a channel (eight lanes) and
+/// across samples in `Double`. `γ` (`weight`) starts at 1, `β` (`bias`) at 0,
 /// `runningMean` at 0 and `runningVariance` at 1.
 public final class BatchNormalization: Layer {
     /// The number of channels `C`.
@@ -71,14 +72,21 @@ public final class BatchNormalization: Layer {
         if training {
             precondition(m > 1, "BatchNormalization needs more than one value per channel in training, got \(x.shape)")
             x.withUnsafeBufferPointer { values in
-                for c in 0..<channels {
-                    let channelMean = layout.sum(channel: c) { i in Double(values[i]) } / Double(m)
-                    let squares = layout.sum(channel: c) { i in
-                        let deviation = Double(values[i]) - channelMean
-                        return deviation * deviation
+                mean.withUnsafeMutableBufferPointer { mean in
+                    variance.withUnsafeMutableBufferPointer { variance in
+                        guard let x = values.baseAddress else { return }
+                        layout.forEachChannel { c in
+                            let channelMean = layout.sum(channel: c) { run in
+                                Double(VectorKernels.sum(x + run.lowerBound, count: run.count))
+                            } / Double(m)
+                            let squares = layout.sum(channel: c) { run in
+                                Double(VectorKernels.sumOfSquaredDeviations(
+                                    x + run.lowerBound, from: Float(channelMean), count: run.count))
+                            }
+                            mean[c] = channelMean
+                            variance[c] = squares / Double(m)
+                        }
                     }
-                    mean[c] = channelMean
-                    variance[c] = squares / Double(m)
                 }
             }
             let keep = 1 - Double(momentum)
@@ -97,18 +105,17 @@ public final class BatchNormalization: Layer {
 
         // x̂ is kept for the backward pass; its storage is reused when the shape repeats.
         if normalized.shape != x.shape { normalized = Tensor(zeros: x.shape) }
+        let (gamma, beta, scales) = (weight.value.values, bias.value.values, inverseStandardDeviation)
         return Tensor(shape: x.shape) { y in
             x.withUnsafeBufferPointer { values in
                 normalized.withUnsafeMutableBufferPointer { xHat in
-                    for c in 0..<channels {
-                        let (mu, scale) = (Float(mean[c]), inverseStandardDeviation[c])
-                        let (gamma, beta) = (weight.value.values[c], bias.value.values[c])
-                        layout.forEachRun(channel: c) { range in
-                            for i in range {
-                                let normal = (values[i] - mu) * scale
-                                xHat[i] = normal
-                                y[i] = gamma * normal + beta
-                            }
+                    guard let x = values.baseAddress, let xHat = xHat.baseAddress, let y = y.baseAddress else { return }
+                    layout.forEachChannel { c in
+                        layout.forEachRun(channel: c) { run in
+                            let i = run.lowerBound
+                            VectorKernels.normalize(
+                                x + i, mean: Float(mean[c]), inverseStandardDeviation: scales[c], gamma: gamma[c],
+                                beta: beta[c], normalized: xHat + i, output: y + i, count: run.count)
                         }
                     }
                 }
@@ -130,29 +137,47 @@ public final class BatchNormalization: Layer {
                      "BatchNormalization.backward: gradient shape \(gradOutput.shape), expected \(normalized.shape)")
         let layout = Layout(gradOutput.shape)
         let m = Float(layout.batch * layout.length)
-        return Tensor(shape: gradOutput.shape) { dx in
+        var sumGrad = [Double](repeating: 0, count: channels)
+        var sumGradNormalized = [Double](repeating: 0, count: channels)
+        let scales = (0..<channels).map { weight.value.values[$0] * inverseStandardDeviation[$0] }
+        let usedBatchStatistics = usedBatchStatistics
+        let gradInput = Tensor(shape: gradOutput.shape) { dx in
             gradOutput.withUnsafeBufferPointer { g in
                 normalized.withUnsafeBufferPointer { xHat in
-                    for c in 0..<channels {
-                        let sumGrad = layout.sum(channel: c) { i in Double(g[i]) }
-                        let sumGradNormalized = layout.sum(channel: c) { i in Double(g[i]) * Double(xHat[i]) }
-                        weight.gradient.values[c] += Float(sumGradNormalized)
-                        bias.gradient.values[c] += Float(sumGrad)
-                        let scale = weight.value.values[c] * inverseStandardDeviation[c]
-                        if usedBatchStatistics {
-                            let (meanGrad, meanGradNormalized) = (Float(sumGrad) / m, Float(sumGradNormalized) / m)
-                            layout.forEachRun(channel: c) { range in
-                                for i in range { dx[i] = scale * (g[i] - meanGrad - xHat[i] * meanGradNormalized) }
-                            }
-                        } else {
-                            layout.forEachRun(channel: c) { range in
-                                for i in range { dx[i] = scale * g[i] }
+                    sumGrad.withUnsafeMutableBufferPointer { sumGrad in
+                        sumGradNormalized.withUnsafeMutableBufferPointer { sumGradNormalized in
+                            guard let g = g.baseAddress, let xHat = xHat.baseAddress, let dx = dx.baseAddress else { return }
+                            layout.forEachChannel { c in
+                                let gradTotal = layout.sum(channel: c) { run in
+                                    Double(VectorKernels.sum(g + run.lowerBound, count: run.count))
+                                }
+                                let gradNormalizedTotal = layout.sum(channel: c) { run in
+                                    Double(VectorKernels.dot(g + run.lowerBound, xHat + run.lowerBound, count: run.count))
+                                }
+                                sumGrad[c] = gradTotal
+                                sumGradNormalized[c] = gradNormalizedTotal
+                                let (meanGrad, meanGradNormalized) = (Float(gradTotal) / m, Float(gradNormalizedTotal) / m)
+                                layout.forEachRun(channel: c) { run in
+                                    let i = run.lowerBound
+                                    if usedBatchStatistics {
+                                        VectorKernels.normalizationGradient(
+                                            gradOutput: g + i, normalized: xHat + i, scale: scales[c], meanGrad: meanGrad,
+                                            meanGradNormalized: meanGradNormalized, into: dx + i, count: run.count)
+                                    } else {
+                                        VectorKernels.scale(g + i, by: scales[c], into: dx + i, count: run.count)
+                                    }
+                                }
                             }
                         }
                     }
                 }
             }
         }
+        for c in 0..<channels {
+            weight.gradient.values[c] += Float(sumGradNormalized[c])
+            bias.gradient.values[c] += Float(sumGrad[c])
+        }
+        return gradInput
     }
 
     /// Index arithmetic for `[N, C]` (length 1), `[N, C, T]` and `[N, C, T, V]` (length `T·V`) buffers.
@@ -167,6 +192,16 @@ public final class BatchNormalization: Layer {
             length = shape.dropFirst(2).reduce(1, *)
         }
 
+        /// Calls `body(c)` for every channel, channels split between ``ComputeThreads`` so that
+        /// each part holds at least ``ComputeThreads/elementsPerPart`` values; a channel's results
+        /// do not depend on the split.
+        func forEachChannel(_ body: (_ channel: Int) -> Void) {
+            let perPart = max(1, ComputeThreads.elementsPerPart / max(1, batch * length))
+            ComputeThreads.forEachPart(of: channels, minimumSize: perPart) { _, range in
+                for c in range { body(c) }
+            }
+        }
+
         /// Calls `body` with the contiguous index range of channel `c` in each sample.
         @inline(__always)
         func forEachRun(channel c: Int, _ body: (Range<Int>) -> Void) {
@@ -176,28 +211,11 @@ public final class BatchNormalization: Layer {
             }
         }
 
-        /// `Σ term(i)` over the flat indices of channel `c`, in a fixed order: four interleaved
-        /// partial sums per sample run (so that the additions do not wait on each other), added
-        /// together at the end of each run.
+        /// `Σ term(run)` over the runs of channel `c`, sample by sample.
         @inline(__always)
-        func sum(channel c: Int, _ term: (Int) -> Double) -> Double {
+        func sum(channel c: Int, _ term: (Range<Int>) -> Double) -> Double {
             var total = 0.0
-            forEachRun(channel: c) { range in
-                var partial = (0.0, 0.0, 0.0, 0.0)
-                var i = range.lowerBound
-                while i + 4 <= range.upperBound {
-                    partial.0 += term(i)
-                    partial.1 += term(i + 1)
-                    partial.2 += term(i + 2)
-                    partial.3 += term(i + 3)
-                    i += 4
-                }
-                while i < range.upperBound {
-                    partial.0 += term(i)
-                    i += 1
-                }
-                total += (partial.0 + partial.1) + (partial.2 + partial.3)
-            }
+            forEachRun(channel: c) { run in total += term(run) }
             return total
         }
     }

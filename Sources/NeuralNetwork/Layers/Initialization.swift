@@ -32,11 +32,11 @@ func addChannelBias(
 ) {
     bias.withUnsafeBufferPointer { b in
         output.withUnsafeMutableBufferPointer { y in
+            guard let y = y.baseAddress else { return }
             for n in 0..<batch {
                 for o in 0..<channels {
                     let base = (n * channels + o) * inner
-                    let value = b[o]
-                    for i in 0..<inner { y[base + i] += value }
+                    VectorKernels.add(constant: b[o], to: y + base, count: inner)
                 }
             }
         }
@@ -49,11 +49,11 @@ func accumulateChannelSums(
 ) {
     gradOutput.withUnsafeBufferPointer { g in
         gradient.withUnsafeMutableBufferPointer { db in
+            guard let g = g.baseAddress else { return }
             for o in 0..<channels {
                 var total: Float = 0
                 for n in 0..<batch {
-                    let base = (n * channels + o) * inner
-                    for i in 0..<inner { total += g[base + i] }
+                    total += VectorKernels.sum(g + (n * channels + o) * inner, count: inner)
                 }
                 db[o] += total
             }

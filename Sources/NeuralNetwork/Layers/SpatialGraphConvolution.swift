@@ -41,6 +41,8 @@ public final class SpatialGraphConvolution: Layer {
     private var aggregated = Tensor(zeros: [0, 0, 0])
     /// `A ⊙ M` of the last forward call, `[K, V, V]`.
     private var effectiveAdjacency = Tensor(zeros: [0, 0, 0])
+    /// Scratch memory of each part of the backward pass, grown to the number of parts.
+    private var partScratch: [PartScratch] = []
 
     /// Creates the layer with PyTorch's default `Conv2d` initialization, U(±1/√C_in), for weight
     /// and bias.
@@ -88,35 +90,36 @@ public final class SpatialGraphConvolution: Layer {
         effectiveAdjacency = graph.adjacency
         if let edgeImportance { effectiveAdjacency.multiply(by: edgeImportance.value) }
 
-        // g[n, k] ([C_in·T, V]) = x[n] ([C_in·T, V]) · Ã[k] ([V, V])
-        // Every block is written with beta = 0; the storage is reused when the shape repeats.
+        // Per sample n, split between ComputeThreads:
+        //   g[n, k] ([C_in·T, V]) = x[n] ([C_in·T, V]) · Ã[k] ([V, V])
+        //   y[n] ([C_out, T·V]) = W' ([C_out, K·C_in]) · g[n] ([K·C_in, T·V]) + bias plane
+        // Every block is written with beta = 0; g's storage is reused when the shape repeats.
         if aggregated.shape != [batch, partitions * inChannels, plane] {
             aggregated = Tensor(unspecifiedContentsWithShape: [batch, partitions * inChannels, plane])
         }
-        let sampleSize = inChannels * plane
-        for n in 0..<batch {
-            for k in 0..<partitions {
-                gemm(.none, x, at: n * sampleSize, .none, effectiveAdjacency, at: k * joints * joints,
-                     into: &aggregated, at: (n * partitions + k) * sampleSize,
-                     m: inChannels * length, n: joints, k: joints, beta: 0)
-            }
-        }
-        // y[n] ([C_out, T·V]) = W' ([C_out, K·C_in]) · g[n] ([K·C_in, T·V]) + bias plane
         let mixing = weightByOutputChannel()
         let biasPlane = aggregatedBias()
+        let (sampleSize, depth) = (inChannels * plane, partitions * inChannels)
+        let (outChannels, partitions, joints) = (outChannels, partitions, joints)
         var output = Tensor(unspecifiedContentsWithShape: [batch, outChannels, length, joints])
-        let depth = partitions * inChannels
-        for n in 0..<batch {
-            gemm(.none, mixing, at: 0, .none, aggregated, at: n * depth * plane,
-                 into: &output, at: n * outChannels * plane, m: outChannels, n: plane, k: depth, beta: 0)
-        }
-        output.withUnsafeMutableBufferPointer { y in
-            biasPlane.withUnsafeBufferPointer { b in
-                for n in 0..<batch {
-                    for c in 0..<outChannels {
-                        for t in 0..<length {
-                            let base = ((n * outChannels + c) * length + t) * joints
-                            for w in 0..<joints { y[base + w] += b[c * joints + w] }
+        withPointers(x, effectiveAdjacency, mixing, biasPlane) { x, adjacency, mixing, biasPlane in
+            aggregated.withUnsafeMutableBufferPointer { g in
+                output.withUnsafeMutableBufferPointer { y in
+                    guard let g = g.baseAddress, let y = y.baseAddress else { return }
+                    ComputeThreads.forEachPart(of: batch) { _, samples in
+                        for n in samples {
+                            let sample = g + n * depth * plane
+                            for k in 0..<partitions {
+                                gemm(.none, x + n * sampleSize, .none, adjacency + k * joints * joints,
+                                     into: sample + k * sampleSize, m: inChannels * length, n: joints, k: joints, beta: 0)
+                            }
+                            let target = y + n * outChannels * plane
+                            gemm(.none, mixing, .none, sample, into: target, m: outChannels, n: plane, k: depth, beta: 0)
+                            for c in 0..<outChannels {
+                                for t in 0..<length {
+                                    VectorKernels.add(biasPlane + c * joints, to: target + (c * length + t) * joints, count: joints)
+                                }
+                            }
                         }
                     }
                 }
@@ -139,21 +142,84 @@ public final class SpatialGraphConvolution: Layer {
         precondition(gradOutput.shape == [batch, outChannels, length, joints],
                      "SpatialGraphConvolution.backward: gradient shape \(gradOutput.shape)")
         let plane = length * joints
-        let depth = partitions * inChannels
+        let (depth, sampleSize) = (partitions * inChannels, inChannels * plane)
+        let (outChannels, partitions, joints) = (outChannels, partitions, joints)
+        let learnsEdgeImportance = edgeImportance != nil
         let mixing = weightByOutputChannel()
 
-        // Bias: S[c, w] = Σ_{n,t} G[n, c, t, w].
-        var outputSums = [Float](repeating: 0, count: outChannels * joints)
-        gradOutput.withUnsafeBufferPointer { g in
-            for n in 0..<batch {
-                for c in 0..<outChannels {
-                    for t in 0..<length {
-                        let base = ((n * outChannels + c) * length + t) * joints
-                        for w in 0..<joints { outputSums[c * joints + w] += g[base + w] }
+        // Per sample n, split between ComputeThreads; each part sums its own shares of S, ∂W'
+        // and ∂Ã, added in part order below:
+        //   S[c, w] += Σ_t G[n, c, t, w]            (for the bias)
+        //   ∂W' += G[n] g[n]ᵀ ;  ∂g[n] = W'ᵀ G[n]
+        //   ∂x[n] = Σ_k ∂g[n, k] Ã[k]ᵀ ;  ∂Ã[k] += x[n]ᵀ ∂g[n, k]
+        let parts = ComputeThreads.parts(of: batch)
+        while partScratch.count < parts.count { partScratch.append(PartScratch()) }
+        let shares = partScratch
+        let shareSizes = (sums: outChannels * joints, mixing: outChannels * depth, adjacency: partitions * joints * joints)
+        var gradInput = Tensor(unspecifiedContentsWithShape: input.shape)
+        withPointers(input, effectiveAdjacency, mixing, gradOutput) { x, adjacency, mixing, gradY in
+            aggregated.withUnsafeBufferPointer { g in
+                gradInput.withUnsafeMutableBufferPointer { dx in
+                    guard let g = g.baseAddress, let dx = dx.baseAddress else { return }
+                    ComputeThreads.forEach(parts) { part, samples in
+                        let scratch = shares[part]
+                        let sums = scratch.outputSums.buffer(count: shareSizes.sums)
+                        let gradMixing = scratch.gradMixing.buffer(count: shareSizes.mixing)
+                        let gradAdjacency = scratch.gradAdjacency.buffer(count: shareSizes.adjacency)
+                        let gradAggregated = scratch.gradAggregated.buffer(count: depth * plane)
+                        sums.update(repeating: 0)
+                        gradMixing.update(repeating: 0)
+                        gradAdjacency.update(repeating: 0)
+                        guard let sums = sums.baseAddress, let gradMixing = gradMixing.baseAddress,
+                              let gradAdjacency = gradAdjacency.baseAddress,
+                              let gradAggregated = gradAggregated.baseAddress else { return }
+                        for n in samples {
+                            let gradSample = gradY + n * outChannels * plane
+                            for c in 0..<outChannels {
+                                for t in 0..<length {
+                                    VectorKernels.add(gradSample + (c * length + t) * joints, to: sums + c * joints, count: joints)
+                                }
+                            }
+                            gemm(.none, gradSample, .transpose, g + n * depth * plane,
+                                 into: gradMixing, m: outChannels, n: depth, k: plane, beta: 1)
+                            gemm(.transpose, mixing, .none, gradSample,
+                                 into: gradAggregated, m: depth, n: plane, k: outChannels, beta: 0)
+                            for k in 0..<partitions {
+                                let block = gradAggregated + k * sampleSize
+                                gemm(.none, block, .transpose, adjacency + k * joints * joints,
+                                     into: dx + n * sampleSize, m: inChannels * length, n: joints, k: joints,
+                                     beta: k == 0 ? 0 : 1)
+                                if learnsEdgeImportance {
+                                    gemm(.transpose, x + n * sampleSize, .none, block,
+                                         into: gradAdjacency + k * joints * joints, m: joints, n: joints,
+                                         k: inChannels * length, beta: 1)
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
+        // The parts' shares, added in part order.
+        var outputSums = [Float](repeating: 0, count: shareSizes.sums)
+        var gradMixing = Tensor(zeros: [outChannels, depth])
+        var gradAdjacency = Tensor(zeros: effectiveAdjacency.shape)
+        for part in parts.indices {
+            let scratch = shares[part]
+            outputSums.withUnsafeMutableBufferPointer { total in
+                scratch.outputSums.add(count: shareSizes.sums, to: total)
+            }
+            gradMixing.withUnsafeMutableBufferPointer { total in
+                scratch.gradMixing.add(count: shareSizes.mixing, to: total)
+            }
+            if learnsEdgeImportance {
+                gradAdjacency.withUnsafeMutableBufferPointer { total in
+                    scratch.gradAdjacency.add(count: shareSizes.adjacency, to: total)
+                }
+            }
+        }
+
+        // Bias: ∂b[k·C_out + c] = Σ_w S[c, w] Σ_v Ã[k, v, w].
         let columnSums = adjacencyColumnSums()
         for k in 0..<partitions {
             for c in 0..<outChannels {
@@ -162,36 +228,8 @@ public final class SpatialGraphConvolution: Layer {
                 bias.gradient.values[k * outChannels + c] += total
             }
         }
-
-        // ∂W' = Σ_n G[n] g[n]ᵀ ; ∂g[n] = W'ᵀ G[n]
-        var gradMixing = Tensor(zeros: [outChannels, depth])
-        var gradAggregated = Tensor(unspecifiedContentsWithShape: [batch, depth, plane])
-        for n in 0..<batch {
-            gemm(.none, gradOutput, at: n * outChannels * plane, .transpose, aggregated, at: n * depth * plane,
-                 into: &gradMixing, at: 0, m: outChannels, n: depth, k: plane, beta: 1)
-            gemm(.transpose, mixing, at: 0, .none, gradOutput, at: n * outChannels * plane,
-                 into: &gradAggregated, at: n * depth * plane, m: depth, n: plane, k: outChannels, beta: 0)
-        }
         weight.gradient.add(gradMixing.swappingAxes(
             outer: 1, outChannels, partitions, inner: inChannels, shape: weight.value.shape))
-
-        // ∂x[n] = Σ_k ∂g[n, k] Ã[k]ᵀ ; ∂Ã[k] = Σ_n x[n]ᵀ ∂g[n, k]
-        var gradInput = Tensor(unspecifiedContentsWithShape: input.shape)
-        var gradAdjacency = Tensor(zeros: effectiveAdjacency.shape)
-        let sampleSize = inChannels * plane
-        for n in 0..<batch {
-            for k in 0..<partitions {
-                let block = (n * partitions + k) * sampleSize
-                gemm(.none, gradAggregated, at: block, .transpose, effectiveAdjacency, at: k * joints * joints,
-                     into: &gradInput, at: n * sampleSize, m: inChannels * length, n: joints, k: joints,
-                     beta: k == 0 ? 0 : 1)
-                if edgeImportance != nil {
-                    gemm(.transpose, input, at: n * sampleSize, .none, gradAggregated, at: block,
-                         into: &gradAdjacency, at: k * joints * joints, m: joints, n: joints, k: inChannels * length,
-                         beta: 1)
-                }
-            }
-        }
         if let edgeImportance {
             // The bias term Σ_k b ⊗ column sums of Ã: ∂Ã[k, v, w] += Σ_c b[k·C_out + c] S[c, w].
             for k in 0..<partitions {
@@ -240,26 +278,46 @@ public final class SpatialGraphConvolution: Layer {
     }
 }
 
-/// `c[cOffset...] = op(a[aOffset...]) · op(b[bOffset...]) + beta · c[cOffset...]` on densely
-/// stored row-major sub-matrices of tensors (`sgemm` on a slice of each buffer).
-private func gemm(
-    _ transposeA: BLAS.Transpose, _ a: Tensor, at aOffset: Int,
-    _ transposeB: BLAS.Transpose, _ b: Tensor, at bOffset: Int,
-    into c: inout Tensor, at cOffset: Int, m: Int, n: Int, k: Int, beta: Float
-) {
-    a.withUnsafeBufferPointer { aBuffer in
-        b.withUnsafeBufferPointer { bBuffer in
-            c.withUnsafeMutableBufferPointer { cBuffer in
-                BLAS.sgemm(
-                    transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: 1,
-                    a: UnsafeBufferPointer(rebasing: aBuffer[aOffset..<(aOffset + m * k)]),
-                    lda: max(1, transposeA == .none ? k : m),
-                    b: UnsafeBufferPointer(rebasing: bBuffer[bOffset..<(bOffset + k * n)]),
-                    ldb: max(1, transposeB == .none ? n : k),
-                    beta: beta,
-                    c: UnsafeMutableBufferPointer(rebasing: cBuffer[cOffset..<(cOffset + m * n)]),
-                    ldc: max(1, n))
+/// One part's scratch memory in the backward pass: its shares of the sums and one sample's `∂g`.
+private final class PartScratch {
+    /// The part's share of `S`, `[C_out, V]`.
+    let outputSums = Workspace()
+    /// The part's share of `∂W'`, `[C_out, K·C_in]`.
+    let gradMixing = Workspace()
+    /// The part's share of `∂Ã`, `[K, V, V]`.
+    let gradAdjacency = Workspace()
+    /// `∂g` of the sample being processed, `[K·C_in, T·V]`.
+    let gradAggregated = Workspace()
+}
+
+/// Calls `body` with the base addresses of four tensors' storage (of at least one element each).
+private func withPointers<R>(
+    _ a: Tensor, _ b: Tensor, _ c: Tensor, _ d: Tensor,
+    _ body: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> R
+) -> R {
+    a.withUnsafeBufferPointer { a in
+        b.withUnsafeBufferPointer { b in
+            c.withUnsafeBufferPointer { c in
+                d.withUnsafeBufferPointer { d in
+                    guard let a = a.baseAddress, let b = b.baseAddress, let c = c.baseAddress, let d = d.baseAddress else {
+                        preconditionFailure("SpatialGraphConvolution: empty tensor")
+                    }
+                    return body(a, b, c, d)
+                }
             }
         }
     }
+}
+
+/// `c = op(a) · op(b) + beta · c` on densely stored row-major matrices given by their first
+/// element: `op(a)` `[m, k]`, `op(b)` `[k, n]`, `c` `[m, n]`.
+private func gemm(
+    _ transposeA: BLAS.Transpose, _ a: UnsafePointer<Float>, _ transposeB: BLAS.Transpose, _ b: UnsafePointer<Float>,
+    into c: UnsafeMutablePointer<Float>, m: Int, n: Int, k: Int, beta: Float
+) {
+    BLAS.sgemm(
+        transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: 1,
+        a: UnsafeBufferPointer(start: a, count: m * k), lda: max(1, transposeA == .none ? k : m),
+        b: UnsafeBufferPointer(start: b, count: k * n), ldb: max(1, transposeB == .none ? n : k),
+        beta: beta, c: UnsafeMutableBufferPointer(start: c, count: m * n), ldc: max(1, n))
 }

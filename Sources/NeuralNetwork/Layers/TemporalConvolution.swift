@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A convolution over time (PyTorch's `nn.Conv1d` with `groups = 1`, or `nn.Conv2d` with a
 /// `k×1` kernel on rank-4 input).
 ///
@@ -26,11 +24,12 @@ import Dispatch
 /// batch's), accumulates `∂W` with one `sgemm` per chunk and scatters the patch gradient back to
 /// the input (col2im), the adjoint of the same index map.
 ///
-/// With ``workerCount`` (default: ``BLAS/threadCount``) above 1, consecutive runs of chunks go to
-/// that many threads, each calling single-threaded BLAS: OpenBLAS divides one call of these sizes
-/// between threads poorly. Each worker writes its own samples' outputs and input gradients and
-/// sums its own share of `∂W`; the shares are added in worker order, so results are bit-identical
-/// for a given worker count (and differ from one worker's only in the last bits).
+/// With ``ComputeThreads/count`` above 1, consecutive runs of chunks go to that many threads.
+/// Each worker writes its own samples' outputs and input gradients and sums its own share of
+/// `∂W`; the shares are added in worker order, so results are bit-identical for a given thread
+/// count (and differ from one thread's only in the last bits). A batch that is one chunk (a
+/// `tcn`'s) is one `sgemm`, which ``BLAS/sgemm(transposeA:transposeB:m:n:k:alpha:a:lda:b:ldb:beta:c:ldc:)``
+/// splits by columns instead.
 public final class TemporalConvolution: Layer {
     /// How much zero padding to add at each end of the time axis.
     public enum Padding: Hashable, Sendable {
@@ -63,10 +62,6 @@ public final class TemporalConvolution: Layer {
     private var input = Tensor(zeros: [0, 0, 0])
     /// Scratch memory of each worker thread, grown to the number of workers.
     private var scratch: [ChunkScratch] = []
-
-    /// Threads that compute chunks of samples at once, each with single-threaded BLAS calls;
-    /// `nil` (the default) uses ``BLAS/threadCount``. Only speed and the last bits of `∂W` depend on it.
-    public var workerCount: Int?
 
     /// The default of ``patchBudget``: 2²⁰ floats (4 MiB), so that a chunk's patches stay in cache.
     public static let defaultPatchBudget = 1 << 20
@@ -205,7 +200,7 @@ public final class TemporalConvolution: Layer {
         let patchSize = inChannels * kernelSize
         var gradInput = Tensor(unspecifiedContentsWithShape: input.shape)
         let chunks = chunks(geometry)
-        let workers = workerGroups(chunks).count
+        let workers = ComputeThreads.parts(of: chunks.count).count
         input.withUnsafeBufferPointer { source in
             gradOutput.withUnsafeBufferPointer { g in
                 weight.value.withUnsafeBufferPointer { w in
@@ -272,31 +267,17 @@ public final class TemporalConvolution: Layer {
         return gradInput
     }
 
-    /// The chunks split into consecutive runs, one per worker: ``workerCount`` (or
-    /// ``BLAS/threadCount``) runs, fewer when there are fewer chunks.
-    private func workerGroups(_ chunks: [Range<Int>]) -> [ArraySlice<Range<Int>>] {
-        let workers = max(1, min(workerCount ?? BLAS.threadCount, chunks.count))
-        return (0..<workers).map { worker in
-            chunks[(worker * chunks.count / workers)..<((worker + 1) * chunks.count / workers)]
-        }
-    }
-
-    /// Calls `body(worker, scratch, chunks)` for each worker's run of chunks: on this thread for
-    /// one worker, else on that many threads at once with single-threaded BLAS calls.
+    /// Calls `body(worker, scratch, chunks)` for each worker's run of consecutive chunks:
+    /// ``ComputeThreads/count`` runs (fewer when there are fewer chunks), at once on as many
+    /// threads, each with its own scratch memory.
     private func forEachWorker(
         _ chunks: [Range<Int>], _ body: (_ worker: Int, _ scratch: ChunkScratch, _ chunks: ArraySlice<Range<Int>>) -> Void
     ) {
-        let groups = workerGroups(chunks)
+        let groups = ComputeThreads.parts(of: chunks.count)
         while scratch.count < groups.count { scratch.append(ChunkScratch()) }
-        guard groups.count > 1 else {
-            body(0, scratch[0], groups[0])
-            return
-        }
         let workspaces = scratch
-        BLAS.withThreadCount(1) {
-            DispatchQueue.concurrentPerform(iterations: groups.count) { worker in
-                body(worker, workspaces[worker], groups[worker])
-            }
+        ComputeThreads.forEach(groups) { worker, range in
+            body(worker, workspaces[worker], chunks[range])
         }
     }
 
@@ -438,6 +419,7 @@ public final class TemporalConvolution: Layer {
         let (plane, inputPlane, width) = (geometry.outPlane, geometry.inPlane, geometry.width)
         let rowLength = samples * plane
         gradInput.update(repeating: 0)
+        guard let gradPatchesStart = gradPatches.baseAddress, let gradInputStart = gradInput.baseAddress else { return }
         for local in 0..<samples {
             for c in 0..<inChannels {
                 let channel = (local * inChannels + c) * inputPlane
@@ -447,7 +429,8 @@ public final class TemporalConvolution: Layer {
                     if stride == 1 {
                         let target = channel + (tap.first + tap.offset) * width
                         let source = row + tap.first * width
-                        for i in 0..<((tap.end - tap.first) * width) { gradInput[target + i] += gradPatches[source + i] }
+                        VectorKernels.add(
+                            gradPatchesStart + source, to: gradInputStart + target, count: (tap.end - tap.first) * width)
                     } else {
                         for t in tap.first..<tap.end {
                             let (target, source) = (channel + (t * stride + tap.offset) * width, row + t * width)

@@ -2,10 +2,10 @@ import COpenBLAS
 
 /// The OpenBLAS routines ActionLab uses, and OpenBLAS's threading and build information.
 ///
-/// This is the only file that imports `COpenBLAS`. OpenBLAS runs single-threaded unless
-/// ``threadCount`` is set: the first BLAS call (or the first read or write of ``threadCount``)
-/// sets the thread count to 1, so that results do not depend on how work is split between
-/// threads, and one training trial uses one core (DESIGN.md: "one thread per trial").
+/// This is the only file that imports `COpenBLAS`. OpenBLAS always runs single-threaded: the
+/// first BLAS call sets its thread count to 1. With ``ComputeThreads/count`` above 1, ``sgemm``
+/// splits a large product into column (or row) blocks computed at once, each by a
+/// single-threaded OpenBLAS call; layers split smaller products by sample themselves.
 public enum BLAS {
     /// Whether a matrix operand is used as stored or transposed.
     public enum Transpose: Sendable, Hashable, CaseIterable {
@@ -18,39 +18,18 @@ public enum BLAS {
     }
 
     /// Sets OpenBLAS to one thread the first time BLAS is touched (`swift_once` makes it race-free).
+    ///
+    /// OpenBLAS's own threads spin for a while after each call, taking the core that ActionLab's
+    /// next parallel step needs, and split the small products of a graph model poorly; ActionLab
+    /// splits work between threads itself (``ComputeThreads``).
     private static let singleThreadedByDefault: Void = {
         openblas_set_num_threads(1)
     }()
 
-    /// The number of threads OpenBLAS uses for one call (`openblas_get_num_threads`);
-    /// 1 unless changed. Setting it calls `openblas_set_num_threads`, which is process-wide.
-    public static var threadCount: Int {
-        get {
-            _ = singleThreadedByDefault
-            return Int(openblas_get_num_threads())
-        }
-        set {
-            precondition(newValue >= 1, "BLAS.threadCount must be at least 1, got \(newValue)")
-            _ = singleThreadedByDefault
-            openblas_set_num_threads(Int32(newValue))
-        }
-    }
-
-    /// Runs `body` with OpenBLAS set to `count` threads per call, then restores ``threadCount``.
-    ///
-    /// Layers that split a batch between their own worker threads use `count = 1`, so that each
-    /// worker's calls run on that worker alone rather than competing for OpenBLAS's threads.
-    ///
-    /// - Parameters:
-    ///   - count: Threads per BLAS call inside `body`, at least 1.
-    ///   - body: The work.
-    /// - Returns: What `body` returns.
-    public static func withThreadCount<R>(_ count: Int, _ body: () throws -> R) rethrows -> R {
-        let previous = threadCount
-        guard previous != count else { return try body() }
-        threadCount = count
-        defer { threadCount = previous }
-        return try body()
+    /// Threads OpenBLAS uses for one call (`openblas_get_num_threads`): always 1.
+    public static var openBLASThreadCount: Int {
+        _ = singleThreadedByDefault
+        return Int(openblas_get_num_threads())
     }
 
     /// The CPU kernel OpenBLAS selected at run time (`openblas_get_corename`), e.g. `"Haswell"`;
@@ -113,13 +92,36 @@ public enum BLAS {
             }
             return
         }
-        cblas_sgemm(
-            CblasRowMajor, transposeA.cblas, transposeB.cblas,
-            Int32(m), Int32(n), Int32(k),
-            alpha, a.baseAddress, Int32(lda),
-            b.baseAddress, Int32(ldb),
-            beta, c.baseAddress, Int32(ldc))
+        guard let aStart = a.baseAddress, let bStart = b.baseAddress, let cStart = c.baseAddress else { return }
+        // Blocks of C: columns (offsetting op(B) and C by whole columns) when C is at least as
+        // wide as tall, else rows (offsetting op(A) and C by whole rows). Each element is still
+        // one OpenBLAS call's dot product over all of k.
+        let splitColumns = n >= m
+        let parts = 2 * m * n * k < parallelFlopThreshold
+            ? [0..<(splitColumns ? n : m)]
+            : ComputeThreads.parts(of: splitColumns ? n : m, minimumSize: 64, alignment: 16)
+        ComputeThreads.forEach(parts) { _, range in
+            let count = Int32(range.count)
+            if splitColumns {
+                let bOffset = transposeB == .none ? range.lowerBound : range.lowerBound * ldb
+                cblas_sgemm(
+                    CblasRowMajor, transposeA.cblas, transposeB.cblas, Int32(m), count, Int32(k),
+                    alpha, aStart, Int32(lda), bStart + bOffset, Int32(ldb),
+                    beta, cStart + range.lowerBound, Int32(ldc))
+            } else {
+                let aOffset = transposeA == .none ? range.lowerBound * lda : range.lowerBound
+                cblas_sgemm(
+                    CblasRowMajor, transposeA.cblas, transposeB.cblas, count, Int32(n), Int32(k),
+                    alpha, aStart + aOffset, Int32(lda), bStart, Int32(ldb),
+                    beta, cStart + range.lowerBound * ldc, Int32(ldc))
+            }
+        }
     }
+
+    /// Products below this many floating-point operations (`2·m·n·k`, about 50 µs of one core)
+    /// run on the calling thread even with several ``ComputeThreads``: starting a second thread
+    /// would cost more than it saves.
+    static let parallelFlopThreshold = 4_000_000
 
     /// Returns the matrix product `op(a) * op(b)` of two rank-2 tensors.
     ///

@@ -100,7 +100,12 @@ public struct Tensor: Hashable, Sendable {
         precondition(shape == other.shape, "add: shape \(other.shape) does not match \(shape)")
         values.withUnsafeMutableBufferPointer { target in
             other.values.withUnsafeBufferPointer { source in
-                for i in 0..<target.count { target[i] += scale * source[i] }
+                let total = target.count
+                guard let target = target.baseAddress, let source = source.baseAddress else { return }
+                ComputeThreads.forEachPart(of: total, minimumSize: ComputeThreads.elementsPerPart, alignment: 64) { _, range in
+                    let i = range.lowerBound
+                    VectorKernels.add(source + i, scaledBy: scale, to: target + i, count: range.count)
+                }
             }
         }
     }

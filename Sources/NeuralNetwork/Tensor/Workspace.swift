@@ -27,4 +27,15 @@ final class Workspace {
         }
         return UnsafeMutableBufferPointer(rebasing: storage[0..<count])
     }
+
+    /// Adds the first `count` floats of the workspace to `target` element by element.
+    ///
+    /// - Parameters:
+    ///   - count: The number of floats, at most what the last ``buffer(count:)`` asked for.
+    ///   - target: The destination of at least `count` floats.
+    func add(count: Int, to target: UnsafeMutableBufferPointer<Float>) {
+        precondition(count <= storage.count && count <= target.count, "Workspace.add: \(count) floats out of range")
+        guard let source = storage.baseAddress, let destination = target.baseAddress else { return }
+        VectorKernels.add(source, to: destination, count: count)
+    }
 }

@@ -1,0 +1,110 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The number of threads ActionLab's numeric kernels split one operation between.
+///
+/// OpenBLAS itself always runs single-threaded (see ``BLAS``): layers split their own work — the
+/// samples of a batch, the channels of a batch normalization, the columns of a large `sgemm` —
+/// into ``count`` contiguous parts, run them at once on a Dispatch thread pool and combine
+/// partial sums in part order. Splitting is decided by the work and the count alone, so results
+/// are bit-identical for a given count (and, where partial sums are combined, may differ from
+/// another count's in the last bits). One thread (the default) runs everything on the caller's
+/// thread: one trial per core when a sweep runs trials in parallel (DESIGN.md).
+public enum ComputeThreads {
+    /// The process-wide default of ``count``, 1 unless set (`actionlab run --threads`).
+    nonisolated(unsafe) private static var processDefault = 1
+
+    /// An override of ``count`` for the current task or thread, set by ``withCount(_:_:)``.
+    @TaskLocal private static var scopedCount: Int?
+
+    /// The threads one operation may use: the innermost ``withCount(_:_:)`` value, else the
+    /// process-wide default; always 1 inside a part that is already running in parallel.
+    ///
+    /// Setting it changes the process-wide default; it must be at least 1.
+    public static var count: Int {
+        get { isInsidePart ? 1 : scopedCount ?? processDefault }
+        set {
+            precondition(newValue >= 1, "ComputeThreads.count must be at least 1, got \(newValue)")
+            processDefault = newValue
+        }
+    }
+
+    /// Runs `body` with ``count`` set to `count` on this task (and the synchronous code it calls),
+    /// without changing the process-wide default, so that concurrent callers do not see it.
+    ///
+    /// - Parameters:
+    ///   - count: Threads per operation inside `body`, at least 1.
+    ///   - body: The work.
+    /// - Returns: What `body` returns.
+    public static func withCount<R>(_ count: Int, _ body: () throws -> R) rethrows -> R {
+        precondition(count >= 1, "ComputeThreads.withCount needs at least 1 thread, got \(count)")
+        return try $scopedCount.withValue(count, operation: body)
+    }
+
+    /// The fewest elements of an element-wise loop worth a thread of their own (2¹⁶, 256 KiB
+    /// of floats: tens of microseconds of memory traffic against a few to start a thread).
+    static let elementsPerPart = 1 << 16
+
+    /// `0..<total` split into at most ``count`` consecutive ranges of at least `minimumSize`
+    /// elements each (one range when `total` is small), in order. Empty when `total` is 0.
+    ///
+    /// - Parameters:
+    ///   - total: The number of items (samples, channels, elements) to split.
+    ///   - minimumSize: The fewest items worth a thread of their own.
+    ///   - alignment: Every range but the last starts and ends on a multiple of it (for SIMD loops).
+    static func parts(of total: Int, minimumSize: Int = 1, alignment: Int = 1) -> [Range<Int>] {
+        guard total > 0 else { return [] }
+        let limit = max(1, min(count, total / max(1, minimumSize)))
+        var bounds = (0...limit).map { part in
+            let bound = part * total / limit
+            return part == limit ? total : bound - bound % alignment
+        }
+        bounds[0] = 0
+        return zip(bounds, bounds.dropFirst()).compactMap { $0 < $1 ? $0..<$1 : nil }
+    }
+
+    /// Calls `body(part, range)` for every range of `parts`, at once on as many threads when there
+    /// are several, else on this thread. Inside `body` ``count`` is 1, so nested operations (a BLAS
+    /// call, another layer's kernel) run on the part's own thread.
+    ///
+    /// - Parameters:
+    ///   - parts: Ranges from ``parts(of:minimumSize:alignment:)``.
+    ///   - body: The work of one part; it must only write memory no other part writes.
+    static func forEach(_ parts: [Range<Int>], _ body: (_ part: Int, _ range: Range<Int>) -> Void) {
+        if parts.count <= 1 || isInsidePart {
+            for (index, range) in parts.enumerated() { body(index, range) }
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+            let wasInside = isInsidePart
+            setInsidePart(true)
+            defer { setInsidePart(wasInside) }
+            body(index, parts[index])
+        }
+    }
+
+    /// Splits `0..<total` with ``parts(of:minimumSize:alignment:)`` and runs ``forEach(_:_:)``.
+    static func forEachPart(
+        of total: Int, minimumSize: Int = 1, alignment: Int = 1, _ body: (_ part: Int, _ range: Range<Int>) -> Void
+    ) {
+        forEach(parts(of: total, minimumSize: minimumSize, alignment: alignment), body)
+    }
+
+    /// Whether the calling thread is running one part of a parallel operation (a thread-specific
+    /// flag: Dispatch's threads carry no task-local values).
+    static var isInsidePart: Bool { pthread_getspecific(insidePartKey) != nil }
+
+    private static func setInsidePart(_ inside: Bool) {
+        pthread_setspecific(insidePartKey, inside ? UnsafeRawPointer(bitPattern: 1) : nil)
+    }
+
+    /// The thread-specific key of ``isInsidePart``, created once.
+    private static let insidePartKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed with \(status)")
+        return key
+    }()
+}
