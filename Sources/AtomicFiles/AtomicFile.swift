@@ -7,7 +7,8 @@ import Foundation
 /// to disk with `fsync(2)`, and the file is renamed over the destination with `rename(2)`, which
 /// POSIX makes atomic within one file system; the folder is then synced so the rename survives a
 /// power cut. Every module that writes output (feature cache, checkpoints, reports) goes through
-/// this type.
+/// this type. Inside ``withDeferredSync(flushing:_:)`` the flushes wait for one `syncfs(2)` at
+/// its end.
 public enum AtomicFile {
     /// Replaces `destination` with the file that `write` creates at the temporary URL it is given.
     ///
@@ -22,7 +23,7 @@ public enum AtomicFile {
         let temporary = temporary ?? temporaryURL(for: destination)
         do {
             try write(temporary)
-            try sync(path: temporary.path, directory: false)
+            if !syncIsDeferred { try sync(path: temporary.path, directory: false) }
             guard rename(temporary.path, destination.path) == 0 else {
                 throw AtomicFileError(path: destination.path, operation: "rename", reason: lastErrorText())
             }
@@ -31,7 +32,7 @@ public enum AtomicFile {
             throw error
         }
         // The new file is complete and in place; making the rename durable is best effort.
-        try? sync(path: destination.deletingLastPathComponent().path, directory: true)
+        if !syncIsDeferred { try? sync(path: destination.deletingLastPathComponent().path, directory: true) }
     }
 
     /// Writes `data` to `url` atomically, creating the parent folder if needed.

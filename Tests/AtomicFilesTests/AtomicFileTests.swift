@@ -48,4 +48,38 @@ import ActionLabTestSupport
             #expect(error.description.contains("not-a-folder"))
         }
     }
+
+    /// Writes inside a deferred sync are each still atomic and complete, the body's value comes
+    /// back, and the folder's file system is flushed once at the end.
+    @Test func deferredSyncWritesCompleteFilesAndReturnsTheBodysValue() throws {
+        let directory = try TemporaryDirectory()
+        let count = try AtomicFile.withDeferredSync(flushing: directory.url) {
+            for index in 0..<5 { try AtomicFile.write("file \(index)", to: directory.file("trial/\(index).txt")) }
+            try AtomicFile.write("replaced", to: directory.file("trial/0.txt"))
+            return 5
+        }
+        #expect(count == 5)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.file("trial").path).sorted()
+        #expect(names == (0..<5).map { "\($0).txt" })
+        #expect(try String(contentsOf: directory.file("trial/0.txt"), encoding: .utf8) == "replaced")
+        #expect(try String(contentsOf: directory.file("trial/4.txt"), encoding: .utf8) == "file 4")
+    }
+
+    /// An error from the body comes out unchanged (nothing is flushed), and a folder that does
+    /// not exist is named in the error.
+    @Test func deferredSyncPassesErrorsThroughAndNamesAMissingFolder() throws {
+        struct Boom: Error {}
+        let directory = try TemporaryDirectory()
+        #expect(throws: Boom.self) {
+            try AtomicFile.withDeferredSync(flushing: directory.url) { throw Boom() }
+        }
+        let missing = directory.file("missing")
+        do {
+            try AtomicFile.withDeferredSync(flushing: missing) {}
+            Issue.record("flushing a missing folder succeeded")
+        } catch let error as AtomicFileError {
+            #expect(error.path == missing.path)
+            #expect(error.operation == "open for syncfs")
+        }
+    }
 }

@@ -81,6 +81,14 @@ public struct Provenance: Codable, Sendable {
 
     /// Environment variable through which a sweep hands its git commit to worker processes, so
     /// that each trial does not spend two `git` processes (tens of milliseconds) finding it again.
+    /// Looks up the facts that stay the same for the whole process (``gitCommit``, which runs
+    /// `git` twice unless inherited, and ``hostFacts``), so that a sweep pays for them once at
+    /// start-up rather than inside its first trial's time.
+    public static func prepareProcessFacts() {
+        _ = gitCommit
+        _ = hostFacts
+    }
+
     public static let gitCommitEnvironmentKey = "ACTIONLAB_GIT_COMMIT"
 
     /// The commit of the checkout this source file was compiled from, found through `#filePath`
@@ -99,7 +107,7 @@ public struct Provenance: Codable, Sendable {
     }()
 
     /// Host name, logical cores, operating system and CPU model (`/proc/cpuinfo`'s `model name`).
-    public static var hostFacts: [String: String] {
+    public static let hostFacts: [String: String] = {
         var facts = [
             "hostname": ProcessInfo.processInfo.hostName,
             "logical_cores": "\(ProcessInfo.processInfo.activeProcessorCount)",
@@ -111,7 +119,7 @@ public struct Provenance: Codable, Sendable {
             facts["cpu"] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         return facts
-    }
+    }()
 
     /// Standard output of a command, trimmed, or nil if it cannot run or fails.
     private static func run(_ executable: String, _ arguments: [String]) -> String? {

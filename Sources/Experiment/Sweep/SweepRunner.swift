@@ -73,6 +73,7 @@ public struct SweepRunner {
         }
 
         let pending = plan.trials.filter { TrialRunner.outcome(of: $0, in: folder) == nil }
+        Provenance.prepareProcessFacts()
         log("sweep \(folder.path): \(plan.trials.count - pending.count) of \(plan.trials.count) trials finished, running \(pending.count)"
             + (jobs > 1 ? " with \(jobs) workers" : ""))
         var failures: [String] = []
@@ -136,6 +137,7 @@ public struct SweepRunner {
         var datasets: [DatasetKey: LoadedDataset] = [:]
         var failures: [String] = []
         let runner = TrialRunner(log: log)
+        Provenance.prepareProcessFacts()
         for index in indices {
             let trial = record.trials[index]
             do {

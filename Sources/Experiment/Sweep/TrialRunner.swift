@@ -105,14 +105,19 @@ public struct TrialRunner {
         let outcome = TrialOutcome(trial: trial, report: report)
 
         do {
-            try AtomicFile.writeJSON(TrialConfigurationFile(seed: trial.seed, trial: trial.id, configuration: configuration),
-                                     to: partial.appendingPathComponent("config.json"))
-            try AtomicFile.writeJSON(Provenance.current(seed: trial.seed, data: data.records, skipped: data.skipped), to: partial.appendingPathComponent("provenance.json"))
-            try report.write(to: partial)
-            var weightsMetadata = Self.weightsMetadata(trial: trial, labels: data.labels)
-            weightsMetadata["saved_epoch"] = "\(result.savedEpoch)"
-            try Checkpoint(model: result.model.stateDictionary(), metadata: weightsMetadata)
-                .write(to: partial.appendingPathComponent("weights.h5"))
+            // The partial folder is private until renamed: its files are flushed together (one
+            // syncfs) rather than one by one, before the timing and the completion marker.
+            try AtomicFile.withDeferredSync(flushing: partial) {
+                try AtomicFile.writeJSON(TrialConfigurationFile(seed: trial.seed, trial: trial.id, configuration: configuration),
+                                         to: partial.appendingPathComponent("config.json"))
+                try AtomicFile.writeJSON(Provenance.current(seed: trial.seed, data: data.records, skipped: data.skipped),
+                                         to: partial.appendingPathComponent("provenance.json"))
+                try report.write(to: partial)
+                var weightsMetadata = Self.weightsMetadata(trial: trial, labels: data.labels)
+                weightsMetadata["saved_epoch"] = "\(result.savedEpoch)"
+                try Checkpoint(model: result.model.stateDictionary(), metadata: weightsMetadata)
+                    .write(to: partial.appendingPathComponent("weights.h5"))
+            }
             try AtomicFile.writeJSON(TrialTiming(trainingSeconds: trainingSeconds, totalSeconds: Date().timeIntervalSince(started)),
                                      to: partial.appendingPathComponent("timing.json"))
             try AtomicFile.writeJSON(outcome, to: partial.appendingPathComponent(Self.completionMarker))
