@@ -223,7 +223,7 @@ public final class FeatureCache: Sendable {
 
     /// Removes temporary files whose writer process no longer exists, whatever their age: the
     /// leftovers of imports that were killed. A temporary file is named
-    /// `<key>.<pid>.<UUID>.tmp`; its writer is gone when `kill(pid, 0)` fails with `ESRCH`.
+    /// `<key>.<pid>.<UUID>.tmp`; its writer is gone when ``ProcessLiveness/hasEnded(_:)`` says so.
     /// Files of live writers (this or another process) are kept.
     /// - Returns: the files removed.
     /// - Throws: ``FeatureCacheError/cannotWrite(file:operation:reason:)`` if the cache directory
@@ -233,7 +233,7 @@ public final class FeatureCache: Sendable {
         try removeTemporaryFiles { file in
             let parts = file.lastPathComponent.split(separator: ".")
             guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]), pid > 0 else { return false }
-            return kill(pid, 0) != 0 && errno == ESRCH
+            return ProcessLiveness.hasEnded(pid)
         }
     }
 

@@ -19,7 +19,7 @@ enum InfoCommand {
                 ("openblas kernel", openblas.coreName),
                 ("kernel selection", openblas.kernelSelection),
                 ("kernel check", "max relative error \(BLAS.kernelCheckError()) (tolerance \(BLAS.kernelCheckTolerance))"),
-                ("compute threads", "\(openblas.threads)"),
+                ("openblas threads per call", "\(openblas.threads)"),
             ]
             for (key, value) in lines { print("\(key): \(value)") }
         }

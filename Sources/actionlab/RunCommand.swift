@@ -6,7 +6,9 @@ import Foundation
 /// the same sweep, and prints the sweep folder on standard output when done.
 ///
 /// `--threads N` overrides the manifest's `training.threads` (compute threads per trial: layers
-/// split each operation between them). A given thread count gives bit-identical results run after run.
+/// split each operation between them). A given thread count gives bit-identical results run after
+/// run; another count rounds differently, which training amplifies (metrics agree statistically,
+/// weights do not). A sweep folder resumes with its own thread count.
 enum RunCommand {
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus {
@@ -19,6 +21,11 @@ enum RunCommand {
             if isFolder && parsed.options["output"] != nil {
                 throw UsageError("--output goes with a manifest; a sweep folder is resumed in place")
             }
+            if isFolder && threads != nil {
+                throw UsageError(
+                    "--threads goes with a manifest: a sweep folder resumes with the thread count its trials were "
+                        + "made with (training.threads is part of each trial's configuration and id)")
+            }
             var runner = isFolder
                 ? try SweepRunner.resuming(target, log: Console.progress)
                 : SweepRunner(plan: try ValidateCommand.loadPlan(target), manifestURL: target, log: Console.progress)
@@ -28,7 +35,6 @@ enum RunCommand {
             let output = isFolder ? target : parsed.options["output"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             let folder = try runner.run(
                 output: output, jobs: jobs, workerExecutable: Console.executable, prepareOnly: parsed.options["prepare"] != nil)
-            Console.progress("report: \(folder.appendingPathComponent("summary.md").path)")
             print(folder.path)
         }
     }

@@ -9,9 +9,14 @@ enum TrialCommand {
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus {
             let parsed = try CommandLineArguments(arguments, valueOptions: [])
-            let indices = parsed.positionals.dropFirst().compactMap { Int($0) }.filter { $0 >= 0 }
-            guard parsed.positionals.count >= 2, indices.count == parsed.positionals.count - 1 else {
+            guard parsed.positionals.count >= 2 else {
                 throw UsageError("expected SWEEP_DIR and one or more trial INDEX values (whole numbers from 0)")
+            }
+            let indices = try parsed.positionals.dropFirst().map { text in
+                guard let index = Int(text), index >= 0 else {
+                    throw UsageError("'\(text)' is not a trial index: expected a whole number from 0")
+                }
+                return index
             }
             try SweepRunner.runTrials(
                 indices: indices, in: URL(fileURLWithPath: parsed.positionals[0], isDirectory: true), log: Console.progress)

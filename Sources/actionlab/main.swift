@@ -56,7 +56,9 @@ Console.markStart()
 var arguments = CommandLine.arguments.dropFirst()
 let command = arguments.popFirst()
 let status: Int32
-switch command {
+// `actionlab COMMAND --help` shows the usage too (every command's options are listed there).
+let asksForHelp = command != nil && arguments.contains { $0 == "-h" || $0 == "--help" }
+switch asksForHelp ? "--help" : command {
 case "validate":
     status = ValidateCommand.main(arguments)
 case "run":

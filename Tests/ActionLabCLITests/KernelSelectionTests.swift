@@ -33,7 +33,7 @@ import Testing
             #expect(generation >= best.generation, "running \(kernel), the CPU allows \(best.rawValue)")
         }
         #expect(info["kernel check"]?.hasPrefix("max relative error") == true)
-        #expect(info["compute threads"] == "1")
+        #expect(info["openblas threads per call"] == "1")
     }
 
     /// A kernel the user names is respected and recorded as the user's choice.

@@ -86,6 +86,54 @@ import Testing
         #expect(again.errorOutput.contains("8 of 8 trials finished, running 0"))
     }
 
+    /// kill -9 on `actionlab run --jobs 2` ends its two workers too (they watch a pipe from it),
+    /// so none trains on orphaned; the next run adopts their checkpoints and finishes the sweep.
+    @Test func killingARunEndsItsWorkers() throws {
+        let project = try Self.makeProject()
+        let manifest = try String(contentsOf: project.file("experiments/sweep.json5"), encoding: .utf8)
+            .replacingOccurrences(of: "epochs: 4,", with: "epochs: 300, checkpointEvery: 20,")
+        try manifest.write(to: project.file("experiments/long.json5"), atomically: true, encoding: .utf8)
+        let folder = project.file("killed")
+        let process = Process()
+        process.executableURL = try CommandLineTool.executable
+        process.arguments = ["run", "experiments/long.json5", "--output", folder.path, "--jobs", "2"]
+        process.currentDirectoryURL = project.url
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // The workers' process ids, from their partial folders `<trial id>.partial-<pid>`.
+        func workers() -> Set<pid_t> {
+            Set(((try? Self.trialIDs(folder)) ?? []).compactMap { name in
+                name.range(of: ".partial-").flatMap { pid_t(name[$0.upperBound...]) }
+            })
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning, workers().count < 2 {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let pids = workers()
+        #expect(pids.count == 2 && !pids.contains(process.processIdentifier), "workers: \(pids)")
+        #expect(process.isRunning, "the run finished before it could be killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+
+        // Gone, or a zombie waiting for whoever adopted it to reap it.
+        func isAlive(_ pid: pid_t) -> Bool {
+            guard kill(pid, 0) == 0,
+                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let state = stat.split(separator: ")").last?.split(separator: " ").first else { return false }
+            return state != "Z"
+        }
+        let stopBy = Date().addingTimeInterval(20)
+        while Date() < stopBy, pids.contains(where: isAlive) { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!pids.contains(where: isAlive), "workers still running after the run was killed: \(pids.filter(isAlive))")
+
+        let resumed = try CommandLineTool.run(["run", folder.path, "--jobs", "2"], in: project.url)
+        #expect(resumed.status == 0, "stderr: \(resumed.errorOutput)")
+        #expect(try Self.trialIDs(folder).count == 8)
+        #expect(try Self.trialIDs(folder).allSatisfy { !$0.contains(".partial-") })
+    }
+
     /// The cluster workflow: prepare the folder, run trials by index (as a job array would), then
     /// a final `run` on the folder writes the reports.
     @Test func preparedFolderRunsTrialsByIndexThenReports() throws {
@@ -100,6 +148,12 @@ import Testing
         let folder = project.file("cluster")
         #expect(try Self.trialIDs(folder).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("leaderboard.csv").path))
+        // A sweep folder resumes as it was made: no new output folder, no other thread count.
+        let moved = try CommandLineTool.run(["run", "cluster", "--output", "elsewhere"], in: project.url)
+        #expect(moved.status == 2 && moved.errorOutput.contains("--output goes with a manifest"), "stderr: \(moved.errorOutput)")
+        let rethreaded = try CommandLineTool.run(["run", "cluster", "--threads", "2"], in: project.url)
+        #expect(rethreaded.status == 2 && rethreaded.errorOutput.contains("--threads goes with a manifest"),
+                "stderr: \(rethreaded.errorOutput)")
 
         for index in 0..<8 {
             let trial = try CommandLineTool.run(["trial", "cluster", "\(index)"], in: project.url)

@@ -34,7 +34,8 @@ import Testing
         let provenance = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: project.file("first/trials/\(trial)/provenance.json"))) as? [String: Any])
         let openblas = try #require(provenance["openblas"] as? [String: Any])
-        #expect(openblas["threads"] as? Int == threads)
+        #expect(provenance["compute_threads"] as? Int == threads)
+        #expect(openblas["threads"] as? Int == 1, "OpenBLAS runs every call single-threaded")
         #expect((openblas["kernel_selection"] as? String)?.isEmpty == false)
         #expect((openblas["core_name"] as? String)?.isEmpty == false)
     }

@@ -22,6 +22,12 @@ import Testing
         let folder = try runner.run()
         let leaderboard = Leaderboard(plan: runner.plan, folder: folder)
         let best = try #require(leaderboard.rows.first?.outcomes.first)
+        // leaderboard.csv holds swept strings as plain CSV fields (`full`, not `"""full"""`), so
+        // CSV readers get the value itself.
+        let csv = try String(contentsOf: folder.appendingPathComponent("leaderboard.csv"), encoding: .utf8)
+        let augmentationColumn = try #require(csv.split(separator: "\n").first?.split(separator: ",").firstIndex(of: "augmentation"))
+        let augmentations = csv.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[augmentationColumn] }
+        #expect(Set(augmentations) == ["none", "full", "noise"], "\(augmentations)")
         let charts = try Self.charts(folder)
         #expect(Set(charts.keys) == [
             "curves-\(best.id).svg", "loss-\(best.id).svg", "confusion-test-\(best.id).svg", "windows.duration.svg", "augmentation.svg",

@@ -4,7 +4,7 @@ import Foundation
 public enum ExportError: Error, Equatable, CustomStringConvertible {
     /// The folder to export from does not exist.
     case folderNotFound(path: String)
-    /// The folder is neither a trial folder nor a report with `seed-*/` or `trials/*/` folders.
+    /// The folder is neither a trial folder nor a sweep folder with finished or unfinished `trials/*/` folders.
     case noTrials(folder: String)
     /// Trial folders exist but none holds every file an export needs (all unfinished).
     case noCompleteTrials(folder: String, missing: [String])
@@ -28,7 +28,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .folderNotFound(path):
             return "\(path): no such folder"
         case let .noTrials(folder):
-            return "\(folder): not a trial folder (no weights.h5) and no seed-*/ or trials/*/ folders inside"
+            return "\(folder): not a trial folder (no weights.h5) and no trials/*/ folders inside (a sweep folder from actionlab run; run its trials first)"
         case let .noCompleteTrials(folder, missing):
             return "\(folder): no complete trial to export; " + missing.joined(separator: "; ")
         case let .unknownTrial(id, folder, available):

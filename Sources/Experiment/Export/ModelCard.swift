@@ -162,7 +162,8 @@ public struct ModelCard {
         var table = Table(header: ["", ""])
         for (key, value) in [
             ("ActionLab", p.actionlabVersion), ("git commit", p.gitCommit), ("Swift", p.swiftVersion), ("HDF5", p.hdf5Version),
-            ("OpenBLAS", "\(p.openblas.configuration), core \(p.openblas.coreName), \(p.openblas.threads) thread(s)"),
+            ("OpenBLAS", "\(p.openblas.configuration), core \(p.openblas.coreName), \(p.openblas.threads) thread(s) per call"
+                + (p.computeThreads.map { "; \($0) compute thread(s)" } ?? "")),
             ("host", p.host.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")),
             ("seed", "\(p.seed)"),
         ] {

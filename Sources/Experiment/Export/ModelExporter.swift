@@ -35,7 +35,7 @@ public struct ModelExporter {
     /// Chooses a trial in `directory` and writes its export into `output`.
     ///
     /// - Parameters:
-    ///   - directory: A trial folder, or a report folder with `seed-*/` or `trials/*/` trials.
+    ///   - directory: A trial folder, or a sweep folder with `trials/*/` trials.
     ///   - trialID: The trial to export instead of the best by ``TrialSelection``'s rule.
     ///   - output: The export folder; created if needed, files in it are replaced.
     /// - Returns: The selection and the files written.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The folder of one trained trial: `weights.h5`, `config.json`, `metrics.json` and
-/// `provenance.json` (a `seed-<s>/` folder of `actionlab run`, or a sweep's `trials/<id>/`).
+/// `provenance.json` (a sweep's `trials/<id>/`).
 public struct TrialFolder: Sendable, Hashable {
     /// The files an export reads, with what each provides.
     public static let requiredFiles: [(name: String, purpose: String)] = [
@@ -14,7 +14,7 @@ public struct TrialFolder: Sendable, Hashable {
 
     /// The folder.
     public var url: URL
-    /// The trial's name relative to the folder it was found in: `seed-2`, `trials/<id>`, or the
+    /// The trial's name relative to the folder it was found in: `trials/<id>`, or the
     /// folder's own name when it was given directly.
     public var id: String
 

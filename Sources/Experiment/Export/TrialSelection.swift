@@ -62,8 +62,8 @@ public struct TrialSelection: Sendable {
     ///
     /// - Parameters:
     ///   - directory: A trial folder or a report folder.
-    ///   - trialID: A trial to export instead of the rule's choice: its id (`seed-2`,
-    ///     `trials/ab12`) or folder name.
+    ///   - trialID: A trial to export instead of the rule's choice: its id (`trials/ab12`) or
+    ///     folder name.
     /// - Returns: The selection, with every complete candidate's values.
     /// - Throws: ``ExportError`` when the folder is missing, holds no complete trial, has no
     ///   trial `trialID`, or no candidate has validation metrics (and `trialID` is nil).
@@ -115,8 +115,11 @@ public struct TrialSelection: Sendable {
                 let ids = Set(row.outcomes.map { "trials/\($0.id)" })
                 if let best = candidates.first(where: { ids.contains($0.folder.id) }) {
                     let values = row.values.map { "\($0.path)=\($0.value)" }.joined(separator: ", ")
-                    let rule = "best configuration by \(record.sweep.selection.rawValue) (mean over \(row.outcomes.count) seeds; "
-                        + "ties: lower validation loss, then grid order)\(values.isEmpty ? "" : " [\(values)]"); within it, "
+                    let seeds = row.outcomes.count == 1 ? "1 seed" : "\(row.outcomes.count) seeds"
+                    let unfinished = outcomes.count < record.trials.count
+                        ? "; only \(outcomes.count) of the sweep's \(record.trials.count) trials had finished" : ""
+                    let rule = "best configuration by \(record.sweep.selection.rawValue) (mean over \(seeds); "
+                        + "ties: lower validation loss, then grid order\(unfinished))\(values.isEmpty ? "" : " [\(values)]"); within it, "
                         + bestByValidationRule
                     return TrialSelection(candidates: candidates, chosen: best, rule: rule, incomplete: incomplete)
                 }

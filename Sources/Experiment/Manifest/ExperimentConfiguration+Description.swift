@@ -98,7 +98,7 @@ extension ExperimentConfiguration {
         if training.optimizer == .sgd { optimizer += ", momentum \(training.momentum.manifestText)" }
         optimizer += ")"
         var text = "\(Self.count(training.epochs, "epoch")), batch size \(training.batchSize), \(optimizer), "
-            + "label smoothing \(training.labelSmoothing.manifestText), \(Self.count(training.threads, "BLAS thread")) per run"
+            + "label smoothing \(training.labelSmoothing.manifestText), \(Self.count(training.threads, "compute thread")) per run"
         let schedule = training.schedule
         switch schedule.kind {
         case .constant: break

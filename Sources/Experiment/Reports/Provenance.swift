@@ -17,6 +17,9 @@ public struct Provenance: Codable, Sendable {
     public var hdf5Version: String
     /// OpenBLAS build configuration and the kernel it runs.
     public var openblas: OpenBLASInfo
+    /// The threads the run split each numeric operation between (``ComputeThreads/count``:
+    /// `training.threads`); nil in files written before it was recorded.
+    public var computeThreads: Int?
     /// FFmpeg release and library versions.
     public var ffmpeg: [String: String]
     /// Host name, CPU model, logical cores, operating system.
@@ -38,15 +41,15 @@ public struct Provenance: Codable, Sendable {
         /// How that kernel was chosen (``BLASKernelSelection/description(environment:loadedCoreName:)``),
         /// e.g. `auto (cpuinfo: avx512_bf16) -> Cooperlake; OpenBLAS's own detection chose Haswell`.
         public var kernelSelection: String
-        /// Threads per numeric operation (``ComputeThreads/count``); OpenBLAS itself runs each
-        /// call single-threaded.
+        /// Threads OpenBLAS uses for one call (``BLAS/openBLASThreadCount``): 1, since
+        /// ActionLab splits work between threads itself (see ``Provenance/computeThreads``).
         public var threads: Int
 
         /// The facts of this process.
         public static var current: OpenBLASInfo {
             OpenBLASInfo(
                 configuration: BLAS.configuration, coreName: BLAS.coreName,
-                kernelSelection: BLASKernelSelection.description(), threads: ComputeThreads.count)
+                kernelSelection: BLASKernelSelection.description(), threads: BLAS.openBLASThreadCount)
         }
 
         enum CodingKeys: String, CodingKey {
@@ -62,7 +65,7 @@ public struct Provenance: Codable, Sendable {
         Provenance(
             actionlabVersion: actionlabVersion, gitCommit: gitCommit, swiftVersion: swiftVersion,
             hdf5Version: HDF5Library.version,
-            openblas: .current,
+            openblas: .current, computeThreads: ComputeThreads.count,
             ffmpeg: FFmpegLibrary.libraryVersions.merging(["release": FFmpegLibrary.versionInfo]) { $1 },
             host: hostFacts, seed: seed, data: data, skipped: skipped.isEmpty ? nil : skipped)
     }
@@ -139,7 +142,7 @@ public struct Provenance: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case actionlabVersion = "actionlab_version", gitCommit = "git_commit", swiftVersion = "swift_version"
-        case hdf5Version = "hdf5_version", openblas, ffmpeg, host, seed, data, skipped
+        case hdf5Version = "hdf5_version", openblas, computeThreads = "compute_threads", ffmpeg, host, seed, data, skipped
     }
 }
 

@@ -78,9 +78,12 @@ struct Statistics {
     let mean: Double
     let standardDeviation: Double
 
+    /// Sums deviations from the first value, so that equal values give exactly that value as
+    /// mean and 0 as standard deviation (not 1e-16 from rounding the sum).
     init(_ values: [Double]) {
         let count = Double(values.count)
-        mean = values.isEmpty ? 0 : values.reduce(0, +) / count
+        let shift = values.first ?? 0
+        mean = values.isEmpty ? 0 : shift + values.reduce(0) { $0 + ($1 - shift) } / count
         let mean = self.mean
         standardDeviation = values.count < 2
             ? 0 : (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (count - 1)).squareRoot()

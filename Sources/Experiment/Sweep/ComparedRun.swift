@@ -66,6 +66,8 @@ public struct ComparedRun: Sendable {
                 ? "sweep '\(record.name)' (one configuration)"
                 : (rank == 0 ? "best of \(count) configurations" : "configuration ranked \(rank + 1) of \(count)")
                     + " of sweep '\(record.name)' by \(leaderboard.metric.rawValue)" + (values.isEmpty ? "" : ": \(values)")
+                    + (leaderboard.finishedTrials < plan.trials.count
+                        ? " (only \(leaderboard.finishedTrials) of \(plan.trials.count) trials finished)" : "")
             return ComparedRun(
                 folder: folder, label: allConfigurations && plan.cells.count > 1 ? "\(name) #\(rank + 1)" : name,
                 summary: which, configuration: plan.cells[row.cell],

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One row per configuration (grid cell) of a sweep, with every score as mean ± standard
 /// deviation over the cell's finished seeds, sorted by the selection metric (mean over seeds);
 /// ties go to the lower mean validation loss, then to grid order.
@@ -83,7 +85,9 @@ public struct Leaderboard: Sendable {
         header += ["best_epoch_mean", "training_seconds_mean"]
         var table = Table(header: header)
         for (rank, row) in rows.enumerated() {
-            var cells = ["\(rank + 1)", "\(row.cell)"] + parameters.map { path in row.values.first { $0.path == path }?.value ?? "" }
+            var cells = ["\(rank + 1)", "\(row.cell)"] + parameters.map { path in
+                Self.csvText(ofJSON: row.values.first { $0.path == path }?.value ?? "")
+            }
             cells += [row.outcomes.map { "\($0.seed)" }.joined(separator: " "), row.selection.map(NumberFormat.exact) ?? ""]
             for column in Self.scoreColumns {
                 let stats = row.statistics(column.value)
@@ -95,6 +99,14 @@ public struct Leaderboard: Sendable {
             table.append(cells)
         }
         return table
+    }
+
+    /// A swept value's canonical JSON text as a CSV field: a string without its JSON quotes
+    /// (`full`, which CSV readers such as pandas then read as the string), anything else as is.
+    static func csvText(ofJSON json: String) -> String {
+        guard json.hasPrefix("\""), let data = json.data(using: .utf8),
+              let text = try? JSONDecoder().decode(String.self, from: data) else { return json }
+        return text
     }
 
     /// The leaderboard in Markdown, scores as mean ± std with four decimals.

@@ -75,7 +75,12 @@ public struct SweepRunner {
         let pending = plan.trials.filter { TrialRunner.outcome(of: $0, in: folder) == nil }
         Provenance.prepareProcessFacts()
         log("sweep \(folder.path): \(plan.trials.count - pending.count) of \(plan.trials.count) trials finished, running \(pending.count)"
-            + (jobs > 1 ? " with \(jobs) workers" : ""))
+            + (jobs > 1 && pending.count > 1 ? " with \(min(jobs, pending.count)) workers" : ""))
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        if let threads = pending.map(\.configuration.training.threads).max(), threads > cores {
+            log("warning: training.threads \(threads) is more than the \(cores) logical cores here: each operation is split "
+                + "into \(threads) parts that take turns on \(cores) cores (slower; the same results as \(threads) threads elsewhere)")
+        }
         var failures: [String] = []
         if jobs > 1 && pending.count > 1 {
             guard let workerExecutable else {
@@ -138,11 +143,16 @@ public struct SweepRunner {
         var failures: [String] = []
         let runner = TrialRunner(log: log)
         Provenance.prepareProcessFacts()
+        WorkerLifeline.watchParentIfWorker(log: log)
         for index in indices {
             let trial = record.trials[index]
             do {
+                if TrialRunner.outcome(of: trial, in: folder) != nil {
+                    log("trial \(trial.index) [\(trial.id)] has already finished; keeping it")
+                    continue
+                }
                 let key = DatasetKey(trial.configuration)
-                if datasets[key] == nil, TrialRunner.outcome(of: trial, in: folder) == nil {
+                if datasets[key] == nil {
                     let cache = try FeatureCache(directory: trial.configuration.features.cache)
                     datasets[key] = try DatasetLoader(configuration: trial.configuration, cache: cache).load()
                 }
@@ -260,6 +270,7 @@ public struct SweepRunner {
         }
         let group = DispatchGroup()
         let failures = MessageList()
+        let lifeline = WorkerLifeline.Parent()
         for stripe in stripes {
             let process = Process()
             process.executableURL = executable
@@ -269,6 +280,7 @@ public struct SweepRunner {
             group.enter()
             process.terminationHandler = { _ in group.leave() }
             do {
+                try lifeline.attach(to: process)
                 try process.run()
             } catch {
                 failures.append("trials \(stripe.map { "\($0.index)" }.joined(separator: ", ")): cannot start \(executable.path): \(error)")
@@ -276,6 +288,7 @@ public struct SweepRunner {
             }
         }
         group.wait()
+        withExtendedLifetime(lifeline) {}
         // A worker that failed or died leaves its unfinished trials without a completion marker.
         for trial in trials where TrialRunner.outcome(of: trial, in: folder) == nil {
             failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): not finished by its worker (see the log above)")
@@ -300,7 +313,7 @@ public struct SweepRunner {
         for name in names {
             guard let marker = name.range(of: ".partial-", options: .backwards),
                   let pid = pid_t(name[marker.upperBound...]), pid > 0 else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
+            if ProcessLiveness.hasEnded(pid) {
                 let partial = folder.appendingPathComponent(name)
                 let finished = FileManager.default.fileExists(atPath: folder.appendingPathComponent(String(name[..<marker.lowerBound])).path)
                 let resumable = FileManager.default.fileExists(atPath: partial.appendingPathComponent(TrialRunner.checkpointName).path)

@@ -152,7 +152,7 @@ public struct TrialRunner {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: trials.path)) ?? []
         for name in names.sorted() where name.hasPrefix("\(trial.id).partial-") {
             guard let pid = pid_t(name.dropFirst("\(trial.id).partial-".count)), pid > 0, pid != getpid(),
-                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+                  ProcessLiveness.hasEnded(pid) else { continue }
             let candidate = trials.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: candidate.appendingPathComponent(checkpointName).path) else { continue }
             if rename(candidate.path, partial.path) == 0 { return name }
