@@ -203,5 +203,22 @@ import Testing
         #expect(cell.status == 1)
         #expect(cell.errorOutput.contains("sweep cell 1 (windows.duration=10)"), "stderr: \(cell.errorOutput)")
         #expect(!cell.errorOutput.contains("sweep cell 0"), "stderr: \(cell.errorOutput)")
+
+        // Two linked window settings swept while the manifest fixes the third: the message says so.
+        _ = try writeFixture("""
+            {
+              name: "contradiction",
+              dataset: { sources: [{ format: "uea", path: "\(train.path)" }] },
+              features: { layout: "accelerometer-gyroscope", frameRate: 10 },
+              windows: { duration: 10 },
+              sweep: { grid: { "windows.size": [50, 100], "windows.frameRate": [5, 10] } },
+            }
+            """, named: "bad.json5", in: project.url)
+        let linked = try CommandLineTool.run(["validate", "bad.json5"], in: project.url)
+        #expect(linked.status == 1)
+        #expect(linked.errorOutput.contains(
+            "sweep cell 1 (windows.size=50, windows.frameRate=10): contradictory values: windows.size is 50 frames, but "
+                + "windows.duration 10 s at 10 frames per second is 100 frames; the manifest sets windows.duration for every "
+                + "cell: remove it to sweep windows.size and windows.frameRate"), "stderr: \(linked.errorOutput)")
     }
 }

@@ -65,6 +65,8 @@ import Testing
         ("training: { epochs: '10' }", "training.epochs", "expected an integer, found a string"),
         ("training: { learningRate: true }", "training.learningRate", "expected a number, found a boolean"),
         ("training: { epochs: 10.5 }", "training.epochs", "expected an integer, found 10.5"),
+        ("training: { threads: 1e3 }", "training.threads",
+         "expected an integer, found 1000 written with a fraction or an exponent; write it as digits only (1000)"),
         ("training: { seeds: 3 }", "training.seeds", "expected an array, found a number"),
         ("model: []", "model", "expected an object, found an array"),
         ("description: null", "description", "expected a string, found null"),

@@ -62,11 +62,14 @@ struct ManifestNode {
         return number
     }
 
-    /// The value as an integer within `bounds`; `3.0` counts as an integer, `3.5` does not.
+    /// The value as an integer within `bounds`: a number written as digits, without a fraction
+    /// or an exponent (`3`, not `3.0` or `3e0`; ``JSON5Number/integerValue``).
     func integer(_ bounds: NumericBounds = .any) -> Int? {
         guard let number = value.numberValue else { return reportWrongType(expected: "an integer") }
         guard let integer = number.integerValue else {
-            report("expected an integer, found \(number)")
+            let whole = number.doubleValue.rounded() == number.doubleValue && abs(number.doubleValue) < 1e15
+            report("expected an integer, found \(number)"
+                + (whole ? " written with a fraction or an exponent; write it as digits only (\(Int(number.doubleValue)))" : ""))
             return nil
         }
         guard bounds.contains(Double(integer)) else {

@@ -58,6 +58,14 @@ public struct SweepPlan: Sendable {
         }
         guard let base = decodedBase, issues.isEmpty else { throw ManifestError(filePath: fileName, issues: issues) }
 
+        // Duration, size and frame rate are linked: a grid over two of them needs the third unset.
+        let linked = ["windows.duration", "windows.size", "windows.frameRate"]
+        let sweptLinked = linked.filter { path in sweep.axes.contains { $0.path == path } }
+        let fixedLinked = sweptLinked.count == 2
+            ? linked.first { path in
+                !sweptLinked.contains(path) && path.split(separator: ".").reduce(Optional(document)) { $0?[String($1)] } != nil
+            }
+            : nil
         var cells: [ExperimentConfiguration] = []
         for (index, assignment) in Self.cartesianProduct(grid.map(\.values)).enumerated() {
             var edited: JSON5Value? = document.removing("sweep")
@@ -79,6 +87,10 @@ public struct SweepPlan: Sendable {
             issues += cellIssues.map { issue in
                 var prefixed = issue
                 prefixed.message = "sweep cell \(index) (\(label)): \(issue.message)"
+                if let fixedLinked, issue.path.hasPrefix("windows."), issue.message.hasPrefix("contradictory values") {
+                    prefixed.message += "; the manifest sets \(fixedLinked) for every cell: remove it to sweep "
+                        + sweptLinked.joined(separator: " and ")
+                }
                 return prefixed
             }
             if let configuration { cells.append(configuration) }

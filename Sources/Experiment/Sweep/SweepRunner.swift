@@ -210,12 +210,14 @@ public struct SweepRunner {
             for split in RunReport.splitOrder {
                 let sequences = dataset.sequences(of: split)
                 let kept = sequences.filter { builder.windowStarts(frameCount: $0.frameCount(at: builder.frameRate)).count > 0 }
+                let cellLabel = plan.trials.first { $0.cell == index }?.label ?? ""
+                let cellName = plan.sweep.axes.isEmpty ? "" : " in sweep cell \(index) (\(cellLabel))"
                 if split == "train" && kept.isEmpty {
                     throw ExperimentError.emptySplit(
-                        "train", reason: "no training sequence gives a window of \(cell.windows.size) frames (padding '\(cell.windows.padding.rawValue)')")
+                        "train", reason: "no training sequence gives a window of \(cell.windows.size) frames "
+                            + "(padding '\(cell.windows.padding.rawValue)')\(cellName)")
                 }
                 if kept.count < sequences.count {
-                    let cellName = plan.sweep.axes.isEmpty ? "" : " in sweep cell \(index)"
                     log("warning: \(sequences.count - kept.count) of \(sequences.count) \(split) sequences are shorter than a window of "
                         + "\(cell.windows.size) frames and are dropped\(cellName) (windows.padding 'drop')")
                 }
