@@ -134,6 +134,46 @@ import Testing
         #expect(try Self.trialIDs(folder).allSatisfy { !$0.contains(".partial-") })
     }
 
+    /// A worker killed on its own (as the out-of-memory killer would) is named with its signal;
+    /// its unfinished trials are listed as failed, and the next run finishes them.
+    @Test func aKilledWorkerIsReportedAndItsTrialsResume() throws {
+        let project = try Self.makeProject()
+        let manifest = try String(contentsOf: project.file("experiments/sweep.json5"), encoding: .utf8)
+            .replacingOccurrences(of: "epochs: 4,", with: "epochs: 300, checkpointEvery: 20,")
+        try manifest.write(to: project.file("experiments/long.json5"), atomically: true, encoding: .utf8)
+        let folder = project.file("sweep")
+        let errorFile = project.file("stderr.txt")
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let process = Process()
+        process.executableURL = try CommandLineTool.executable
+        process.arguments = ["run", "experiments/long.json5", "--output", folder.path, "--jobs", "2"]
+        process.currentDirectoryURL = project.url
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var victim: pid_t?
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning, victim == nil {
+            victim = ((try? Self.trialIDs(folder)) ?? []).compactMap { name in
+                name.range(of: ".partial-").flatMap { pid_t(name[$0.upperBound...]) }
+            }.first
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let pid = try #require(victim)
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
+        let log = try String(contentsOf: errorFile, encoding: .utf8)
+        #expect(process.terminationStatus == 1)
+        #expect(log.contains("worker \(pid) (trials "), "stderr: \(log)")
+        #expect(log.contains("was killed by signal 9"), "stderr: \(log)")
+        #expect(log.contains("not finished by its worker"), "stderr: \(log)")
+
+        let resumed = try CommandLineTool.run(["run", folder.path, "--jobs", "2"], in: project.url)
+        #expect(resumed.status == 0, "stderr: \(resumed.errorOutput)")
+        #expect(try Self.trialIDs(folder).count == 8)
+        #expect(try Self.trialIDs(folder).allSatisfy { !$0.contains(".partial-") })
+    }
+
     /// The cluster workflow: prepare the folder, run trials by index (as a job array would), then
     /// a final `run` on the folder writes the reports.
     @Test func preparedFolderRunsTrialsByIndexThenReports() throws {

@@ -64,6 +64,10 @@ import Testing
 
         let resumed = try trainer.fit(train: train, validation: validation, seed: 3, checkpoint: checkpoint)
         #expect(resumed.resumedFromEpoch == 4)
+        // The training time counts the killed run's four checkpointed epochs too.
+        #expect(resumed.trainingSecondsBeforeResuming > 0)
+        #expect(resumed.trainingSeconds > resumed.trainingSecondsBeforeResuming)
+        #expect(uninterrupted.trainingSecondsBeforeResuming == 0)
         #expect(resumed.history == uninterrupted.history, "curves bit for bit")
         #expect(resumed.savedEpoch == uninterrupted.savedEpoch)
         let (a, b) = (resumed.model.stateDictionary(), uninterrupted.model.stateDictionary())

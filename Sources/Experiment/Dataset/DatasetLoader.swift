@@ -87,6 +87,8 @@ public struct DatasetLoader {
                     }
                     hits += counts.hits
                     let files = counts.files == 1 ? "1 file" : "\(counts.files) files"
+                    // Under the `fail` policy a failed file stops the run: its error says it all.
+                    guard failures.isEmpty else { continue }
                     log("\(role): \(source.path.path): \(counts.sequences) sequences from \(files) "
                         + "(\(counts.hits) from the cache, \(counts.files - counts.hits) imported)")
                 } catch {

@@ -61,16 +61,18 @@ public struct ComparedRun: Sendable {
         let rows = allConfigurations ? leaderboard.rows : [leaderboard.rows[0]]
         return rows.enumerated().map { rank, row in
             let values = row.values.map(\.assignment).joined(separator: ", ")
-            let count = plan.cells.count
-            let which = count == 1
+            // Ranks count the configurations with a finished trial.
+            let count = leaderboard.rows.count
+            let ranked = count == plan.cells.count ? "\(count)" : "\(count) finished (of \(plan.cells.count))"
+            let which = plan.cells.count == 1
                 ? "sweep '\(record.name)' (one configuration)"
-                : (rank == 0 ? "best of \(count) configurations" : "configuration ranked \(rank + 1) of \(count)")
+                : (rank == 0 ? "best of \(ranked) configurations" : "configuration ranked \(rank + 1) of \(ranked)")
                     + " of sweep '\(record.name)' by \(leaderboard.metric.rawValue)" + (values.isEmpty ? "" : ": \(values)")
-                    + (leaderboard.finishedTrials < plan.trials.count
-                        ? " (only \(leaderboard.finishedTrials) of \(plan.trials.count) trials finished)" : "")
+            let partial = leaderboard.finishedTrials < plan.trials.count
+                ? " (only \(leaderboard.finishedTrials) of \(plan.trials.count) trials finished)" : ""
             return ComparedRun(
                 folder: folder, label: allConfigurations && plan.cells.count > 1 ? "\(name) #\(rank + 1)" : name,
-                summary: which, configuration: plan.cells[row.cell],
+                summary: which + partial, configuration: plan.cells[row.cell],
                 outcomes: row.outcomes)
         }
     }

@@ -77,12 +77,12 @@ public struct Leaderboard: Sendable {
     ]
 
     /// `leaderboard.csv`: `rank, cell, <swept parameters>, seeds, selection_<metric>`, then
-    /// mean and std of each score, mean best epoch and mean training seconds. Only the last
-    /// column depends on the machine's speed.
+    /// mean and std of each score and of the validation loss (the first tie-break), mean best
+    /// epoch and mean training seconds. Only the last column depends on the machine's speed.
     public var csvTable: Table {
         var header = ["rank", "cell"] + parameters + ["seeds", "selection_\(metric.rawValue.replacingOccurrences(of: ".", with: "_"))"]
         for column in Self.scoreColumns { header += ["\(column.name)_mean", "\(column.name)_std"] }
-        header += ["best_epoch_mean", "training_seconds_mean"]
+        header += ["validation_loss_mean", "validation_loss_std", "best_epoch_mean", "training_seconds_mean"]
         var table = Table(header: header)
         for (rank, row) in rows.enumerated() {
             var cells = ["\(rank + 1)", "\(row.cell)"] + parameters.map { path in
@@ -93,6 +93,9 @@ public struct Leaderboard: Sendable {
                 let stats = row.statistics(column.value)
                 cells += [stats.map { NumberFormat.exact($0.mean) } ?? "", stats.map { NumberFormat.exact($0.standardDeviation) } ?? ""]
             }
+            // The first tie-break of the ranking.
+            let loss = row.statistics { $0.splits["validation"]?.loss }
+            cells += [loss.map { NumberFormat.exact($0.mean) } ?? "", loss.map { NumberFormat.exact($0.standardDeviation) } ?? ""]
             cells.append(row.statistics { $0.bestEpoch.map(Double.init) }.map { NumberFormat.exact($0.mean) } ?? "")
             let seconds = row.timings.compactMap { $0?.trainingSeconds }
             cells.append(seconds.isEmpty ? "" : NumberFormat.fixed(Statistics(seconds).mean, digits: 3))

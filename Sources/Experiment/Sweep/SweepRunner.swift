@@ -68,7 +68,11 @@ public struct SweepRunner {
         if !resuming { try createFolder(folder) }
         removeAbandonedPartialFolders(in: folder.appendingPathComponent("trials"))
         if prepareOnly {
-            log("sweep \(folder.path) prepared: trials 0 to \(plan.trials.count - 1) run with 'actionlab trial \(folder.path) INDEX'")
+            let unfinished = plan.trials.filter { TrialRunner.outcome(of: $0, in: folder) == nil }.count
+            log("sweep \(folder.path) prepared: "
+                + (unfinished == 0
+                    ? "all \(plan.trials.count) trials have finished; 'actionlab run \(folder.path)' writes the reports"
+                    : "\(unfinished) of trials 0 to \(plan.trials.count - 1) to run, with 'actionlab trial \(folder.path) INDEX'"))
             return folder
         }
 
@@ -280,22 +284,35 @@ public struct SweepRunner {
             process.environment = ProcessInfo.processInfo.environment.merging(
                 [Provenance.gitCommitEnvironmentKey: Provenance.gitCommit]) { $1 }
             group.enter()
-            process.terminationHandler = { _ in group.leave() }
+            let indices = stripe.map { "\($0.index)" }.joined(separator: ", ")
+            let log = self.log
+            process.terminationHandler = { process in
+                // A worker logs its own trials' errors; a signal it cannot log, so say it here.
+                if process.terminationReason == .uncaughtSignal {
+                    let signal = process.terminationStatus
+                    let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+                    log("worker \(process.processIdentifier) (trials \(indices)) was killed by signal \(signal) (\(name))"
+                        + (signal == SIGKILL ? ": by hand, or by the system when memory ran out" : "")
+                        + "; its unfinished trials resume on the next 'actionlab run' of this folder")
+                }
+                group.leave()
+            }
             do {
                 try lifeline.attach(to: process)
                 try process.run()
             } catch {
-                failures.append("trials \(stripe.map { "\($0.index)" }.joined(separator: ", ")): cannot start \(executable.path): \(error)")
+                failures.append("trials \(indices): cannot start \(executable.path): \(error)")
                 group.leave()
             }
         }
         group.wait()
         withExtendedLifetime(lifeline) {}
-        // A worker that failed or died leaves its unfinished trials without a completion marker.
+        // A worker that failed or died leaves its unfinished trials without a completion marker
+        // (listed in trial order).
         for trial in trials where TrialRunner.outcome(of: trial, in: folder) == nil {
             failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): not finished by its worker (see the log above)")
         }
-        return failures.messages.sorted()
+        return failures.messages
     }
 
     /// `leaderboard.csv`, the charts and `summary.md` from the finished trials.

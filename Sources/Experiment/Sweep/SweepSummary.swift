@@ -39,7 +39,7 @@ public struct SweepSummary {
         if !base.description.isEmpty { text += base.description + "\n\n" }
         text += grid
             ? "Sweep of \(plan.sweep.cellCount) configurations × seeds = \(plan.trials.count) trials, ranked by "
-                + "\(plan.sweep.selection.rawValue) (mean over seeds).\n\n"
+                + "\(plan.sweep.selection.rawValue) (mean over seeds; ties: lower mean validation loss, then grid order).\n\n"
             : "\(plan.trials.count) trial\(plan.trials.count == 1 ? "" : "s"): one configuration, one per seed.\n\n"
         if missing > 0 {
             text += "**\(missing) of \(plan.trials.count) trials have not finished**; rerun `actionlab run` on this folder to complete them.\n\n"

@@ -62,9 +62,11 @@ public struct TrialOutcome: Sendable, Equatable, Codable {
 
 /// Wall-clock times of a trial, kept apart from its deterministic results (`timing.json`).
 public struct TrialTiming: Sendable, Equatable, Codable {
-    /// Seconds spent in the training loop.
+    /// Seconds spent in the training loop; for a trial resumed from a checkpoint, with the
+    /// seconds the killed run had spent on the epochs before it.
     public var trainingSeconds: Double
-    /// Seconds from the trial's start to its folder being in place (data, training, evaluation, writing).
+    /// Seconds from the trial's start to its folder being in place (data, training, evaluation,
+    /// writing), with the same earlier training seconds for a resumed trial.
     public var totalSeconds: Double
 
     enum CodingKeys: String, CodingKey {

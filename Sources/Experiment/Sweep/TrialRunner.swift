@@ -75,7 +75,6 @@ public struct TrialRunner {
         }
         let epochs = configuration.training.epochs
         let result: Trainer.Result
-        let trainingStarted = Date()
         do {
             try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
             log("\(prefix): \(trial.label): training \(epochs) epochs on \(train.count) windows")
@@ -97,7 +96,9 @@ public struct TrialRunner {
         }
         if let resumed = result.resumedFromEpoch { log("\(prefix): resumed after epoch \(resumed)") }
         if result.stoppedEarly { log("\(prefix): stopped early after epoch \(result.history.count)") }
-        let trainingSeconds = Date().timeIntervalSince(trainingStarted)
+        // Both include the training done before a checkpoint this run resumed from.
+        let trainingSeconds = result.trainingSeconds
+        let priorSeconds = result.trainingSecondsBeforeResuming
         let evaluator = Evaluator(batchSize: configuration.training.batchSize, aggregation: configuration.evaluation.aggregation)
         var metrics: [String: SplitMetrics] = [:]
         for (split, set) in windows { metrics[split] = try evaluator.evaluate(result.model, on: set) }
@@ -118,7 +119,7 @@ public struct TrialRunner {
                 try Checkpoint(model: result.model.stateDictionary(), metadata: weightsMetadata)
                     .write(to: partial.appendingPathComponent("weights.h5"))
             }
-            try AtomicFile.writeJSON(TrialTiming(trainingSeconds: trainingSeconds, totalSeconds: Date().timeIntervalSince(started)),
+            try AtomicFile.writeJSON(TrialTiming(trainingSeconds: trainingSeconds, totalSeconds: priorSeconds + Date().timeIntervalSince(started)),
                                      to: partial.appendingPathComponent("timing.json"))
             try AtomicFile.writeJSON(outcome, to: partial.appendingPathComponent(Self.completionMarker))
             try? FileManager.default.removeItem(at: partial.appendingPathComponent(Self.checkpointName))

@@ -36,6 +36,11 @@ public struct Trainer: Sendable {
         public var stoppedEarly: Bool
         /// The epoch of the checkpoint the run resumed from, or nil for a fresh run.
         public var resumedFromEpoch: Int?
+        /// Seconds spent in the training loop, including those before the checkpoint a resumed
+        /// run started from (as far as the checkpoint recorded them).
+        public var trainingSeconds: Double
+        /// The part of ``trainingSeconds`` spent before this run, by the run that wrote the checkpoint.
+        public var trainingSecondsBeforeResuming: Double
     }
 
     /// Trains a fresh model on `train` (or resumes one from `checkpoint`), scoring `validation`
@@ -87,6 +92,12 @@ public struct Trainer: Sendable {
             (progress, bestState) = try Self.restore(from: checkpoint, model: model, optimizer: optimizer)
         }
         let resumedFromEpoch = progress.epoch > 0 ? progress.epoch : nil
+        let secondsBefore = progress.trainingSeconds ?? 0
+        let started = ContinuousClock.now
+        func secondsSoFar() -> Double {
+            let elapsed = ContinuousClock.now - started
+            return secondsBefore + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        }
         var order = Array(0..<train.count)
         // Each epoch shuffles the previous epoch's order: replay the finished epochs' shuffles.
         for epoch in Swift.stride(from: 1, through: progress.epoch, by: 1) {
@@ -140,6 +151,7 @@ public struct Trainer: Sendable {
             progress.history.append(record)
             progress.epoch = epoch
             if let checkpoint, epoch % settings.checkpointEvery == 0, epoch < settings.epochs, !stopped {
+                progress.trainingSeconds = secondsSoFar()
                 try Self.save(progress, bestState: bestState, model: model, optimizer: optimizer, to: checkpoint)
             }
             try onEpoch(record)
@@ -152,7 +164,7 @@ public struct Trainer: Sendable {
         }
         return Result(
             model: model, history: progress.history, savedEpoch: savedEpoch, stoppedEarly: stopped && progress.epoch < settings.epochs,
-            resumedFromEpoch: resumedFromEpoch)
+            resumedFromEpoch: resumedFromEpoch, trainingSeconds: secondsSoFar(), trainingSecondsBeforeResuming: secondsBefore)
     }
 
     /// Writes the model, the optimizer, the best weights and the progress atomically.

@@ -10,6 +10,9 @@ struct TrainingProgress: Codable, Equatable {
     var history: [EpochRecord]
     /// The early-stopping tracker, when the run stops early.
     var earlyStopping: EarlyStopping?
+    /// Seconds spent training the finished epochs, across every process that trained them (nil
+    /// in checkpoints written before it was recorded).
+    var trainingSeconds: Double?
 
     /// The root attribute of `checkpoint.h5` that holds this value as JSON.
     static let metadataKey = "training_progress"
