@@ -33,6 +33,24 @@ import Testing
             .split(separator: "\n").map { line in line.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",") }
     }
 
+    /// `makeProject` with `experiments/long.json5`: 300 epochs per trial (about a second each),
+    /// checkpoints every 20, so that a run can be killed mid-trial.
+    static func makeLongProject() throws -> TemporaryDirectory {
+        let project = try makeProject()
+        let manifest = try String(contentsOf: project.file("experiments/sweep.json5"), encoding: .utf8)
+            .replacingOccurrences(of: "epochs: 4,", with: "epochs: 300, checkpointEvery: 20,")
+        try manifest.write(to: project.file("experiments/long.json5"), atomically: true, encoding: .utf8)
+        return project
+    }
+
+    /// The process ids of the workers training in a sweep folder, from their partial folders
+    /// `trials/<trial id>.partial-<pid>`.
+    static func workerPIDs(_ folder: URL) -> [pid_t] {
+        ((try? trialIDs(folder)) ?? []).compactMap { name in
+            name.range(of: ".partial-").flatMap { pid_t(name[$0.upperBound...]) }
+        }
+    }
+
     static func trialIDs(_ folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("trials").path).sorted()
     }
@@ -89,10 +107,7 @@ import Testing
     /// kill -9 on `actionlab run --jobs 2` ends its two workers too (they watch a pipe from it),
     /// so none trains on orphaned; the next run adopts their checkpoints and finishes the sweep.
     @Test func killingARunEndsItsWorkers() throws {
-        let project = try Self.makeProject()
-        let manifest = try String(contentsOf: project.file("experiments/sweep.json5"), encoding: .utf8)
-            .replacingOccurrences(of: "epochs: 4,", with: "epochs: 300, checkpointEvery: 20,")
-        try manifest.write(to: project.file("experiments/long.json5"), atomically: true, encoding: .utf8)
+        let project = try Self.makeLongProject()
         let folder = project.file("killed")
         let process = Process()
         process.executableURL = try CommandLineTool.executable
@@ -101,12 +116,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // The workers' process ids, from their partial folders `<trial id>.partial-<pid>`.
-        func workers() -> Set<pid_t> {
-            Set(((try? Self.trialIDs(folder)) ?? []).compactMap { name in
-                name.range(of: ".partial-").flatMap { pid_t(name[$0.upperBound...]) }
-            })
-        }
+        func workers() -> Set<pid_t> { Set(Self.workerPIDs(folder)) }
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline, process.isRunning, workers().count < 2 {
             Thread.sleep(forTimeInterval: 0.02)
@@ -137,10 +147,7 @@ import Testing
     /// A worker killed on its own (as the out-of-memory killer would) is named with its signal;
     /// its unfinished trials are listed as failed, and the next run finishes them.
     @Test func aKilledWorkerIsReportedAndItsTrialsResume() throws {
-        let project = try Self.makeProject()
-        let manifest = try String(contentsOf: project.file("experiments/sweep.json5"), encoding: .utf8)
-            .replacingOccurrences(of: "epochs: 4,", with: "epochs: 300, checkpointEvery: 20,")
-        try manifest.write(to: project.file("experiments/long.json5"), atomically: true, encoding: .utf8)
+        let project = try Self.makeLongProject()
         let folder = project.file("sweep")
         let errorFile = project.file("stderr.txt")
         FileManager.default.createFile(atPath: errorFile.path, contents: nil)
@@ -154,9 +161,7 @@ import Testing
         var victim: pid_t?
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline, process.isRunning, victim == nil {
-            victim = ((try? Self.trialIDs(folder)) ?? []).compactMap { name in
-                name.range(of: ".partial-").flatMap { pid_t(name[$0.upperBound...]) }
-            }.first
+            victim = Self.workerPIDs(folder).first
             Thread.sleep(forTimeInterval: 0.02)
         }
         let pid = try #require(victim)
