@@ -14,6 +14,10 @@ import NeuralNetwork
 enum KernelStartup {
     /// Chooses, relaunches if needed, checks. Returns only when the process keeps its kernel.
     static func run() {
+        if let warning = BLASKernelSelection.userCoreTypeWarning(
+            environment: ProcessInfo.processInfo.environment, loadedCoreName: BLAS.coreName) {
+            Console.error(warning)
+        }
         let decision = BLASKernelSelection.decide(
             environment: ProcessInfo.processInfo.environment, cpuFlags: CPUFlags.current,
             loadedCoreName: BLAS.coreName)

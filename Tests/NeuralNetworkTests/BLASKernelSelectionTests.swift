@@ -80,6 +80,18 @@ import Testing
         #expect(decision == .keep(description: "OPENBLAS_CORETYPE=Haswell set by the user -> Haswell (cpuinfo allows Cooperlake)"))
     }
 
+    /// A user's kernel name that OpenBLAS ignored is a warning; one it runs (in any case) is
+    /// not, nor is the variable ActionLab itself set for a relaunched process.
+    @Test func aUsersCoreTypeThatDidNotTakeEffectIsAWarning() {
+        #expect(BLASKernelSelection.userCoreTypeWarning(environment: ["OPENBLAS_CORETYPE": "bogus"], loadedCoreName: "Cooperlake")
+            == "warning: OPENBLAS_CORETYPE=bogus did not take effect (OpenBLAS has no such kernel, or not for this CPU); "
+                + "OpenBLAS chose Cooperlake")
+        #expect(BLASKernelSelection.userCoreTypeWarning(environment: ["OPENBLAS_CORETYPE": "haswell"], loadedCoreName: "Haswell") == nil)
+        #expect(BLASKernelSelection.userCoreTypeWarning(environment: [:], loadedCoreName: "Haswell") == nil)
+        let relaunched = ["OPENBLAS_CORETYPE": "Cooperlake", BLASKernelSelection.selectionVariable: "auto (...) -> Cooperlake"]
+        #expect(BLASKernelSelection.userCoreTypeWarning(environment: relaunched, loadedCoreName: "SkylakeX") == nil)
+    }
+
     @Test func aRelaunchedProcessKeepsItsKernel() {
         let environment = ["OPENBLAS_CORETYPE": "Cooperlake", BLASKernelSelection.selectionVariable: "auto (...) -> Cooperlake"]
         let decision = BLASKernelSelection.decide(environment: environment, cpuFlags: Self.zen5Flags, loadedCoreName: "Cooperlake")

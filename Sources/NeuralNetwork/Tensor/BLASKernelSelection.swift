@@ -75,6 +75,22 @@ public enum BLASKernelSelection {
             description: "auto (cpuinfo: \(best.distinguishingCPUFlag)) -> \(best.rawValue); OpenBLAS's own detection chose \(loadedCoreName)")
     }
 
+    /// A warning when the user's `OPENBLAS_CORETYPE` did not take effect: OpenBLAS has no kernel
+    /// of that name, or refused it for this CPU, and chose `loadedCoreName` itself (names compare
+    /// without case, as OpenBLAS's own lookup does). Nil when the variable is unset, when
+    /// ActionLab set it (a relaunched process), or when OpenBLAS runs the named kernel.
+    ///
+    /// - Parameters:
+    ///   - environment: The process environment.
+    ///   - loadedCoreName: The kernel OpenBLAS loaded (`openblas_get_corename`).
+    public static func userCoreTypeWarning(environment: [String: String], loadedCoreName: String) -> String? {
+        guard (environment[selectionVariable] ?? "").isEmpty,
+              let forced = environment[coreTypeVariable], !forced.isEmpty,
+              forced.lowercased() != loadedCoreName.lowercased() else { return nil }
+        return "warning: \(coreTypeVariable)=\(forced) did not take effect (OpenBLAS has no such kernel, or not for this CPU); "
+            + "OpenBLAS chose \(loadedCoreName)"
+    }
+
     /// The decision when the loaded kernel failed the start-up check, and the warning to print.
     ///
     /// - Parameters:
