@@ -14,6 +14,7 @@ enum ValidateCommand {
             let plan = try loadPlan(URL(fileURLWithPath: try parsed.singlePositional("MANIFEST")))
             print(plan.base.planDescription(), terminator: "")
             print(plan.gridDescription())
+            if let warning = plan.threadWarning() { Console.error(warning) }
             if parsed.options["data"] != nil {
                 let lines = try SweepRunner(plan: plan, manifestURL: nil, log: Console.progress).checkData()
                 print("Data (imported or read from the feature cache, checked against the windows):")

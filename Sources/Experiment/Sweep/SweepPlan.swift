@@ -165,3 +165,15 @@ public struct SweepPlan: Sendable {
         return issues.filter { seen.insert("\($0.line):\($0.column):\($0.description)").inserted }
     }
 }
+
+extension SweepPlan {
+    /// A warning when a trial asks for more compute threads (`training.threads`) than the
+    /// machine has logical cores, or nil.
+    ///
+    /// - Parameter logicalCores: The cores to compare with; default: this machine's.
+    public func threadWarning(logicalCores: Int = ProcessInfo.processInfo.activeProcessorCount) -> String? {
+        guard let threads = trials.map(\.configuration.training.threads).max(), threads > logicalCores else { return nil }
+        return "warning: training.threads \(threads) is more than the \(logicalCores) logical cores here: each operation is split "
+            + "into \(threads) parts that take turns on \(logicalCores) cores (slower; the same results as \(threads) threads elsewhere)"
+    }
+}

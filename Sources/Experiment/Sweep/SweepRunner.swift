@@ -80,11 +80,7 @@ public struct SweepRunner {
         Provenance.prepareProcessFacts()
         log("sweep \(folder.path): \(plan.trials.count - pending.count) of \(plan.trials.count) trials finished, running \(pending.count)"
             + (jobs > 1 && pending.count > 1 ? " with \(min(jobs, pending.count)) workers" : ""))
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        if let threads = pending.map(\.configuration.training.threads).max(), threads > cores {
-            log("warning: training.threads \(threads) is more than the \(cores) logical cores here: each operation is split "
-                + "into \(threads) parts that take turns on \(cores) cores (slower; the same results as \(threads) threads elsewhere)")
-        }
+        if !pending.isEmpty, let warning = plan.threadWarning() { log(warning) }
         var failures: [String] = []
         if jobs > 1 && pending.count > 1 {
             guard let workerExecutable else {
