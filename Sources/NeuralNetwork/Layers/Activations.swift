@@ -85,13 +85,8 @@ public final class Dropout: Layer {
     }
 
     private static func multiply(_ a: Tensor, _ b: Tensor) -> Tensor {
-        precondition(a.shape == b.shape, "Dropout: shape \(a.shape) does not match mask \(b.shape)")
         var result = a
-        b.withUnsafeBufferPointer { factors in
-            result.withUnsafeMutableBufferPointer { values in
-                for i in 0..<values.count { values[i] *= factors[i] }
-            }
-        }
+        result.multiply(by: b)
         return result
     }
 }

@@ -158,7 +158,7 @@ public final class TemporalConvolution: Layer {
         var output = Tensor(shape: geometry.outputShape(outChannels)) { y in
             x.withUnsafeBufferPointer { source in
                 weight.value.withUnsafeBufferPointer { w in
-                    forEachWorker(chunks(geometry)) { _, scratch, chunks in
+                    forEachWorker(chunks(geometry)) { _, _, scratch, chunks in
                         for samples in chunks {
                             // Y[chunk] ([outChannels, B·T_out·V]) = W ([outChannels, inChannels·k]) · patches
                             let patches = withPatches(of: source, samples: samples, geometry, into: scratch.columns)
@@ -200,14 +200,14 @@ public final class TemporalConvolution: Layer {
         let patchSize = inChannels * kernelSize
         var gradInput = Tensor(unspecifiedContentsWithShape: input.shape)
         let chunks = chunks(geometry)
-        let workers = ComputeThreads.parts(of: chunks.count).count
+        var workers = 1
         input.withUnsafeBufferPointer { source in
             gradOutput.withUnsafeBufferPointer { g in
                 weight.value.withUnsafeBufferPointer { w in
                     gradInput.withUnsafeMutableBufferPointer { dx in
-                        forEachWorker(chunks) { worker, scratch, chunks in
+                        workers = forEachWorker(chunks) { _, workerCount, scratch, chunks in
                             // One worker sums ∂W in place; several each sum their share first.
-                            let share = workers > 1 ? scratch.gradWeight.buffer(count: outChannels * patchSize) : nil
+                            let share = workerCount > 1 ? scratch.gradWeight.buffer(count: outChannels * patchSize) : nil
                             for (position, samples) in chunks.enumerated() {
                                 let width = samples.count * plane
                                 // ∂Y of the chunk as [outChannels, B·T_out·V].
@@ -258,27 +258,28 @@ public final class TemporalConvolution: Layer {
         if workers > 1 {
             // The workers' shares of ∂W, added in worker order.
             weight.gradient.withUnsafeMutableBufferPointer { dw in
-                for worker in 0..<workers {
-                    let share = scratch[worker].gradWeight.buffer(count: outChannels * patchSize)
-                    for i in 0..<dw.count { dw[i] += share[i] }
-                }
+                for worker in 0..<workers { scratch[worker].gradWeight.add(count: outChannels * patchSize, to: dw) }
             }
         }
         return gradInput
     }
 
-    /// Calls `body(worker, scratch, chunks)` for each worker's run of consecutive chunks:
+    /// Calls `body(worker, workers, scratch, chunks)` for each worker's run of consecutive chunks:
     /// ``ComputeThreads/count`` runs (fewer when there are fewer chunks), at once on as many
     /// threads, each with its own scratch memory.
+    /// - Returns: The number of workers, `workers`.
+    @discardableResult
     private func forEachWorker(
-        _ chunks: [Range<Int>], _ body: (_ worker: Int, _ scratch: ChunkScratch, _ chunks: ArraySlice<Range<Int>>) -> Void
-    ) {
+        _ chunks: [Range<Int>],
+        _ body: (_ worker: Int, _ workers: Int, _ scratch: ChunkScratch, _ chunks: ArraySlice<Range<Int>>) -> Void
+    ) -> Int {
         let groups = ComputeThreads.parts(of: chunks.count)
         while scratch.count < groups.count { scratch.append(ChunkScratch()) }
         let workspaces = scratch
         ComputeThreads.forEach(groups) { worker, range in
-            body(worker, workspaces[worker], chunks[range])
+            body(worker, groups.count, workspaces[worker], chunks[range])
         }
+        return groups.count
     }
 
     /// The scratch memory of one worker thread.

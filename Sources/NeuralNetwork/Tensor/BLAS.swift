@@ -97,25 +97,30 @@ public enum BLAS {
         // wide as tall, else rows (offsetting op(A) and C by whole rows). Each element is still
         // one OpenBLAS call's dot product over all of k.
         let splitColumns = n >= m
-        let parts = 2 * m * n * k < parallelFlopThreshold
-            ? [0..<(splitColumns ? n : m)]
-            : ComputeThreads.parts(of: splitColumns ? n : m, minimumSize: 64, alignment: 16)
-        ComputeThreads.forEach(parts) { _, range in
-            let count = Int32(range.count)
+        func multiply(_ block: Range<Int>) {
+            let count = Int32(block.count)
             if splitColumns {
-                let bOffset = transposeB == .none ? range.lowerBound : range.lowerBound * ldb
+                let bOffset = transposeB == .none ? block.lowerBound : block.lowerBound * ldb
                 cblas_sgemm(
                     CblasRowMajor, transposeA.cblas, transposeB.cblas, Int32(m), count, Int32(k),
                     alpha, aStart, Int32(lda), bStart + bOffset, Int32(ldb),
-                    beta, cStart + range.lowerBound, Int32(ldc))
+                    beta, cStart + block.lowerBound, Int32(ldc))
             } else {
-                let aOffset = transposeA == .none ? range.lowerBound * lda : range.lowerBound
+                let aOffset = transposeA == .none ? block.lowerBound * lda : block.lowerBound
                 cblas_sgemm(
                     CblasRowMajor, transposeA.cblas, transposeB.cblas, count, Int32(n), Int32(k),
                     alpha, aStart + aOffset, Int32(lda), bStart, Int32(ldb),
-                    beta, cStart + range.lowerBound * ldc, Int32(ldc))
+                    beta, cStart + block.lowerBound * ldc, Int32(ldc))
             }
         }
+        let extent = splitColumns ? n : m
+        // The common case (small products, one thread, or inside a parallel part) goes straight to
+        // OpenBLAS: the graph convolution makes thousands of small calls per training step.
+        guard 2 * m * n * k >= parallelFlopThreshold, ComputeThreads.count > 1 else {
+            multiply(0..<extent)
+            return
+        }
+        ComputeThreads.forEachPart(of: extent, minimumSize: 64, alignment: 16) { _, block in multiply(block) }
     }
 
     /// Products below this many floating-point operations (`2·m·n·k`, about 50 µs of one core)
