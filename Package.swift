@@ -7,7 +7,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "actionlab", targets: ["actionlab"]),
-        .library(name: "Experiment", targets: ["Experiment"]),
+        .library(name: "ActionLab", targets: ["Manifest", "Dataset", "Training", "Reports", "Sweeps", "Export"]),
     ],
     targets: [
         // System libraries: each is imported by exactly one Swift wrapper module.
@@ -37,27 +37,52 @@ let package = Package(
         .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "CCrypto", "AtomicFiles"]),
         // Videos to cached pose sequences: FFmpeg decoding pipelined with MediaPipe pose estimation.
         .target(name: "Extraction", dependencies: ["Video", "Pose", "FeatureCache"]),
-        .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5", "AtomicFiles"]),
-        // Generated skeleton datasets for tests and benchmarks; NeuralNetwork only for SeededGenerator.
-        .target(name: "SyntheticData", dependencies: ["Pose", "NeuralNetwork", "AtomicFiles"]),
+        // One seeded random number generator for every stream (initialization, shuffling, augmentation).
+        .target(name: "Randomness"),
+        .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5", "AtomicFiles", "Randomness"]),
+        // Generated skeleton datasets for tests and benchmarks.
+        .target(name: "SyntheticData", dependencies: ["Pose", "Randomness", "AtomicFiles"]),
         // ONNX (protobuf wire format) and safetensors writers.
         .target(name: "ModelExport", dependencies: ["NeuralNetwork", "JSON5"]),
+
+        // The experiment pipeline, one concern per module, each knowing only the ones before it
+        // (DESIGN.md's data flow): Manifest -> Dataset -> Training -> Reports -> Sweeps -> Export.
+        // Transformations of keypoint windows applied on the fly while training.
+        .target(name: "Augmentation", dependencies: ["Pose", "Randomness"]),
+        // Reading a JSON5 manifest: typed values with bounds, unknown keys with spelling
+        // suggestions, every problem located at its file, line, column and JSON path.
+        .target(name: "ManifestSchema", dependencies: ["JSON5"]),
+        // Typed configuration of an experiment, read from a JSON5 manifest.
+        .target(name: "Manifest", dependencies: ["ManifestSchema", "JSON5", "Pose", "Augmentation", "NeuralNetwork"]),
+        // Sources, import through the feature cache, splits, windows and the training-data check.
+        .target(name: "Dataset", dependencies: ["Manifest", "Pose", "FeatureCache", "Extraction", "Randomness"]),
+        // Model construction, the seeded trainer and evaluation (metrics, confusion matrices).
+        .target(name: "Training", dependencies: ["Dataset", "Manifest", "Augmentation", "NeuralNetwork", "Pose", "Randomness"]),
+        // Run files: tables (CSV, Markdown), SVG charts, provenance.
+        .target(name: "Reports", dependencies: ["Training", "Dataset", "AtomicFiles", "HDF5", "Video", "NeuralNetwork"]),
+        // Sweep plans, trials, launchers, leaderboard, summary and comparison.
         .target(
-            name: "Experiment",
-            dependencies: ["JSON5", "Pose", "FeatureCache", "Extraction", "NeuralNetwork", "ModelExport", "HDF5", "Video", "AtomicFiles"]),
-        .executableTarget(name: "actionlab", dependencies: ["Experiment", "NeuralNetwork", "SyntheticData", "FeatureCache", "AtomicFiles"]),
+            name: "Sweeps",
+            dependencies: ["Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "FeatureCache", "NeuralNetwork", "AtomicFiles"]),
+        // The best trial's model to ONNX, safetensors and HDF5, with a model card.
+        .target(
+            name: "Export",
+            dependencies: ["Sweeps", "Reports", "Training", "Manifest", "ModelExport", "NeuralNetwork", "FeatureCache", "Randomness", "AtomicFiles"]),
+        .executableTarget(
+            name: "actionlab",
+            dependencies: ["Export", "Sweeps", "Reports", "Training", "Dataset", "Manifest", "NeuralNetwork", "SyntheticData", "FeatureCache", "AtomicFiles", "Randomness"]),
         // ActionLab's pose-only rate for scripts/bench-pose.
         .executableTarget(name: "pose-benchmark", dependencies: ["Pose", "_BenchmarkSupport"]),
         // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.
         .executableTarget(name: "video-benchmark", dependencies: ["Video"]),
         // ActionLab's training rate for scripts/bench-training.
-        .executableTarget(name: "training-benchmark", dependencies: ["NeuralNetwork", "Pose", "_BenchmarkSupport"]),
+        .executableTarget(name: "training-benchmark", dependencies: ["NeuralNetwork", "Pose", "Randomness", "_BenchmarkSupport"]),
         // Command-line handling shared by the benchmark executables.
         .target(name: "_BenchmarkSupport"),
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
-        .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork", "FeatureCache"]),
+        .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork", "FeatureCache", "Sweeps"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "ActionLabTestSupport"]),
         .testTarget(name: "AtomicFilesTests", dependencies: ["AtomicFiles", "ActionLabTestSupport"]),
@@ -66,10 +91,21 @@ let package = Package(
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "FeatureCache", "Pose", "Video", "ActionLabTestSupport"]),
         .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),
         .testTarget(
-            name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport", "HDF5"],
+            name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport", "HDF5", "Randomness"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ExperimentTests", dependencies: ["Experiment", "SyntheticData", "ActionLabTestSupport"]),
-        .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "RandomnessTests", dependencies: ["Randomness"]),
+        .testTarget(name: "AugmentationTests", dependencies: ["Augmentation", "Manifest", "Pose", "Randomness"]),
+        .testTarget(name: "ManifestTests", dependencies: ["Manifest", "ManifestSchema", "Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Manifest", "Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "ActionLabTestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Training", "ActionLabTestSupport"]),
+        .testTarget(
+            name: "SweepsTests",
+            dependencies: ["Sweeps", "Reports", "Training", "Dataset", "Manifest", "FeatureCache", "HDF5", "NeuralNetwork", "Randomness", "SyntheticData", "ActionLabTestSupport"]),
+        .testTarget(
+            name: "ExportTests",
+            dependencies: ["Export", "Sweeps", "Training", "Dataset", "Manifest", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
+        .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "Randomness", "ActionLabTestSupport"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork"]),
     ],
     swiftLanguageModes: [.v5]

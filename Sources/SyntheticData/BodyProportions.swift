@@ -1,4 +1,4 @@
-import NeuralNetwork
+import Randomness
 
 /// Segment lengths of the synthetic body, in units of standing height (about 1).
 ///

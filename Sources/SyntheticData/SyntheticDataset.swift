@@ -1,6 +1,6 @@
 import Foundation
-import NeuralNetwork
 import Pose
+import Randomness
 
 /// A labelled dataset of parametric body motions in the `vision18` layout, for tests and
 /// benchmarks; every output says it is synthetic.

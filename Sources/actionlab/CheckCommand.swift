@@ -1,7 +1,8 @@
 import AtomicFiles
-import Experiment
+import Dataset
 import FeatureCache
 import Foundation
+import Reports
 
 /// `actionlab check MANIFEST [--output DIR]`: Create ML's training-data checklist for the
 /// manifest's videos, written as `check.md`, `videos.csv` and `labels.csv` (each atomically) to
@@ -23,7 +24,7 @@ enum CheckCommand {
                 try AtomicFile.write(check.videosCSV(), to: folder.appendingPathComponent("videos.csv"))
                 try AtomicFile.write(check.labelsCSV(), to: folder.appendingPathComponent("labels.csv"))
             } catch {
-                throw ExperimentError.writeFailed(path: folder.path, reason: "\(error)")
+                throw ReportError.writeFailed(path: folder.path, reason: "\(error)")
             }
             for flag in check.flags { Console.progress("flag: \(flag)") }
             for failure in check.failures { Console.error("failed: \(failure)") }

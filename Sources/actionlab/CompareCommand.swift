@@ -1,5 +1,5 @@
-import Experiment
 import Foundation
+import Sweeps
 
 /// `actionlab compare DIR DIR... [--all] [--output FILE]`: compares sweep folders and trial
 /// folders (`<sweep>/trials/<id>`), printing Markdown: the runs, the settings whose values

@@ -1,4 +1,4 @@
-import Experiment
+import Export
 import Foundation
 
 /// `actionlab export DIR [--trial ID] [--format onnx,safetensors,h5] --output OUTDIR`: exports the

@@ -1,4 +1,4 @@
-import Experiment
+import Dataset
 import FeatureCache
 import Foundation
 

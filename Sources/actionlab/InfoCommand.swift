@@ -1,6 +1,6 @@
-import Experiment
 import Foundation
 import NeuralNetwork
+import Reports
 
 /// `actionlab info`: prints the versions, the machine and the OpenBLAS kernel this process runs
 /// and how it was chosen, as `key: value` lines, the same facts `provenance.json` records.

@@ -1,4 +1,4 @@
-import Experiment
+import Dataset
 import Foundation
 
 /// Shows `actionlab extract`'s progress on standard error: a bar redrawn in place on a terminal

@@ -1,5 +1,5 @@
-import Experiment
 import Foundation
+import Sweeps
 
 /// `actionlab run MANIFEST [--output DIR] [--jobs N] [--threads N]` and `actionlab run SWEEP_DIR`:
 /// runs every trial (a manifest without a sweep has one per seed), resuming a folder that holds

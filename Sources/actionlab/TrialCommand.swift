@@ -1,5 +1,5 @@
-import Experiment
 import Foundation
+import Sweeps
 
 /// `actionlab trial SWEEP_DIR INDEX [INDEX...]`: runs trials of a sweep folder made by
 /// `actionlab run`, one after another in this process, so that worker processes and cluster

@@ -1,5 +1,6 @@
-import Experiment
 import Foundation
+import Reports
+import Sweeps
 
 /// `actionlab validate MANIFEST [--data]`: checks a manifest and every grid cell of its sweep
 /// without writing a report, and prints the resolved configuration, the grid and the trials it
@@ -27,7 +28,7 @@ enum ValidateCommand {
     }
 
     /// Loads a manifest with paths resolved against the current directory.
-    /// - Throws: `ExperimentError.unreadableManifest`, `ManifestError` listing every problem,
+    /// - Throws: `SweepError.unreadableManifest`, `ManifestError` listing every problem,
     ///   or the JSON5 parse error.
     static func loadPlan(_ url: URL) throws -> SweepPlan {
         let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)

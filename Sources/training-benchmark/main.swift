@@ -1,7 +1,8 @@
-import _BenchmarkSupport
 import Foundation
 import NeuralNetwork
 import Pose
+import Randomness
+import _BenchmarkSupport
 
 /// `training-benchmark`: ActionLab's training rate, the Swift half of `scripts/bench-training`.
 ///

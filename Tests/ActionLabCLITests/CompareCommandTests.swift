@@ -1,5 +1,6 @@
 import ActionLabTestSupport
 import Foundation
+import Sweeps
 import Testing
 
 /// `actionlab compare` through the real executable, on two short runs of the real BasicMotions data.

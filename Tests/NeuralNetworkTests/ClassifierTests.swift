@@ -1,5 +1,6 @@
 import Foundation
 import NeuralNetwork
+import Randomness
 import Testing
 
 /// Trains `model` for `steps` full-batch Adam steps with dropout seeded per step; returns the losses.

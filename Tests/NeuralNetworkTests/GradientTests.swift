@@ -1,4 +1,5 @@
 import NeuralNetwork
+import Randomness
 import Testing
 
 /// Finite-difference checks of every layer's backward pass (see `checkGradients` for the loss

@@ -1,5 +1,6 @@
 import Foundation
 import NeuralNetwork
+import Randomness
 import Testing
 
 /// The spatial graph, finite-difference checks of the graph layers, and both ST-GCN presets

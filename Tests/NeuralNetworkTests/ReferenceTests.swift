@@ -1,4 +1,5 @@
 import NeuralNetwork
+import Randomness
 import Testing
 
 /// Forward passes and optimizer steps against an independent NumPy (float64) implementation.

@@ -1,6 +1,7 @@
 import Foundation
 import HDF5
 import NeuralNetwork
+import Randomness
 import Testing
 
 /// ST-GCN layers, blocks and both presets against PyTorch (float64) running st-gcn's own code.

@@ -1,4 +1,5 @@
 import NeuralNetwork
+import Randomness
 import Testing
 
 /// Whether `a` and `b` agree within `absolute + relative · max(|a|, |b|)`.

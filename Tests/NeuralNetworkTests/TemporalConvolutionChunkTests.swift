@@ -1,4 +1,5 @@
 import NeuralNetwork
+import Randomness
 import Testing
 
 /// The temporal convolution computes a batch in chunks of samples (``TemporalConvolution/patchBudget``):

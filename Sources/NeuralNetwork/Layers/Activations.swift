@@ -1,3 +1,5 @@
+import Randomness
+
 /// The rectified linear unit `y = max(x, 0)`, element-wise on any shape (PyTorch's `nn.ReLU`).
 ///
 /// The derivative at 0 is taken as 0, as in PyTorch.

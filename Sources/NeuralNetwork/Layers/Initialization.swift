@@ -1,3 +1,5 @@
+import Randomness
+
 /// PyTorch's default initialization of `Linear` and `Conv1d` parameters.
 enum Initialization {
     /// A tensor of `shape` drawn from U(−1/√fanIn, 1/√fanIn), in row-major order.

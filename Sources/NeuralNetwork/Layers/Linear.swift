@@ -1,3 +1,5 @@
+import Randomness
+
 /// A fully connected layer `y = x Wᵀ + b` (PyTorch's `nn.Linear`).
 ///
 /// Input `[N, inputs]`, output `[N, outputs]`. The weight is stored `[outputs, inputs]` and the

@@ -1,3 +1,5 @@
+import Randomness
+
 /// ST-GCN's spatial graph convolution over a skeleton's partitioned adjacency (st-gcn's
 /// `ConvTemporalGraphical` with temporal kernel 1, plus the model's optional edge importance).
 ///

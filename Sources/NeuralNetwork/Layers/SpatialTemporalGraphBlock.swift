@@ -1,3 +1,5 @@
+import Randomness
+
 /// One ST-GCN unit: a spatial graph convolution, a temporal convolution, and a residual connection.
 ///
 /// Input `[N, C_in, T, V]`, output `[N, C_out, T_out, V]` with `T_out = ⌈T / s⌉` for stride `s`

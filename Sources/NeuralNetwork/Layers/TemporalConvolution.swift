@@ -1,3 +1,5 @@
+import Randomness
+
 /// A convolution over time (PyTorch's `nn.Conv1d` with `groups = 1`, or `nn.Conv2d` with a
 /// `k×1` kernel on rank-4 input).
 ///

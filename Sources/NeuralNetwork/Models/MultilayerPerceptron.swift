@@ -1,3 +1,5 @@
+import Randomness
+
 /// The "mlp" classifier: a whole window flattened into one vector, one hidden layer.
 ///
 /// Input `[N, C·J, T]` (the trainer's layout, fixed `T`) and output logits `[N, classCount]`:

@@ -1,3 +1,5 @@
+import Randomness
+
 /// The "stgcn" and "stgcn-small" classifiers: ST-GCN (Yan, Xiong & Lin, "Spatial Temporal Graph
 /// Convolutional Networks for Skeleton-Based Action Recognition", AAAI 2018), the model family of
 /// Create ML's action classifier.

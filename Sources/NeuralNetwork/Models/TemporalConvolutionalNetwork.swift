@@ -1,3 +1,5 @@
+import Randomness
+
 /// The "tcn" classifier: stacked temporal convolutions over keypoints flattened per frame.
 ///
 /// Input `[N, C·J, T]` — for each frame the `C` channels (x, y, confidence) of the `J` joints

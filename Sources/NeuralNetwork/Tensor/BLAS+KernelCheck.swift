@@ -1,3 +1,5 @@
+import Randomness
+
 extension BLAS {
     /// The largest relative error the start-up check accepts.
     ///

@@ -1,0 +1,213 @@
+import FeatureCache
+import Foundation
+import Manifest
+import Pose
+
+/// Reads the sources a manifest names, through the feature cache, into labelled sequences per
+/// split.
+///
+/// Each source file is imported once and cached under the SHA-256 of its bytes and the
+/// importer's fingerprint (name, version, layout, frame rate, label); later runs read the cache.
+/// Videos are extracted once per file (``VideoPoseExtractor``, keyed without the label, so one
+/// extraction serves every dataset and annotation using the file) and cut and resampled per sample.
+///
+/// Every file is tried. What a file that fails does follows ``DatasetConfiguration/failurePolicy(for:)``:
+/// with `fail` (the default for keypoint and sensor files) one error lists every such file and
+/// nothing is trained; with `skip` (the default for videos) the file is logged as a warning and
+/// listed in ``LoadedDataset/skipped`` (and so in each trial's `provenance.json`), and the rest trains.
+///
+/// Only a description of each keypoint sequence (``CachedSequence``) is read at first. When the
+/// keypoints of all splits together take at most ``inMemoryLimit`` bytes, the sequences are then
+/// read into memory; otherwise they stay references into the cache and batches read their frames
+/// on demand (``WindowSet``), so that memory does not grow with the data set. Results are the same
+/// either way. Video samples (cut from a cached extraction) are held in memory.
+public struct DatasetLoader {
+    /// The default of ``inMemoryLimit``: 256 MiB of keypoints (about 1,000 sequences of 10 minutes
+    /// of Vision-18 pose at 30 fps).
+    public static let defaultInMemoryLimit = 256 << 20
+    /// The resolved manifest.
+    public var configuration: ExperimentConfiguration
+    /// Where imported sequences are cached.
+    public var cache: FeatureCache
+    /// Receives one line per source (its files, sequences, cache hits and imports), and warnings.
+    public var log: (String) -> Void
+    /// The largest data set, in bytes of Float32 keypoints over all splits, held in memory; larger
+    /// ones are streamed from the cache.
+    public var inMemoryLimit = Self.defaultInMemoryLimit
+
+    public init(configuration: ExperimentConfiguration, cache: FeatureCache, log: @escaping (String) -> Void = { _ in }) {
+        self.configuration = configuration
+        self.cache = cache
+        self.log = log
+    }
+
+    /// Imports (or reads from the cache) every source and splits the data.
+    /// - Throws: `DatasetError.sourcesFailed` listing every file that could not be imported
+    ///   or listed under the `fail` policy, `DatasetError.emptySplit` if no training sequence
+    ///   remains after label mapping and skipped files.
+    public func load() throws -> LoadedDataset {
+        let dataset = configuration.dataset
+        for file in (try? cache.removeAbandonedTemporaryFiles()) ?? [] {
+            log("removed \(file.path), left by an import that was killed")
+        }
+        var failures: [String] = []
+        var skipped: [String] = []
+        var records: [DataSourceRecord] = []
+        var hits = 0
+        let videos = VideoSequenceReader(cache: cache, pose: configuration.features.pose, log: log)
+        func read(_ sources: [DataSource], role: String) -> [DatasetSequence] {
+            var sequences: [DatasetSequence] = []
+            for source in sources {
+                let policy = dataset.failurePolicy(for: source.format)
+                func failed(_ error: Error) {
+                    switch policy {
+                    case .fail:
+                        failures.append("\(error)")
+                    case .skip:
+                        log("warning: skipped (dataset.onError 'skip'): \(error)")
+                        skipped.append("\(error)")
+                    }
+                }
+                do {
+                    var counts = (files: 0, sequences: 0, hits: 0)
+                    for sample in try source.samples() {
+                        do {
+                            let result = try readSample(sample, source: source, videos: videos)
+                            sequences += result.sequences
+                            if !records.contains(where: { $0.role == role && $0.path == sample.file.path }) {
+                                records.append(DataSourceRecord(
+                                    role: role, path: sample.file.path, sha256: result.sourceHash, cacheKey: result.key,
+                                    sequences: result.sequences.count))
+                            }
+                            counts.files += 1
+                            counts.sequences += result.sequences.count
+                            if result.hit { counts.hits += 1 }
+                        } catch {
+                            failed(error)
+                        }
+                    }
+                    hits += counts.hits
+                    let files = counts.files == 1 ? "1 file" : "\(counts.files) files"
+                    // Under the `fail` policy a failed file stops the run: its error says it all.
+                    guard failures.isEmpty else { continue }
+                    log("\(role): \(source.path.path): \(counts.sequences) sequences from \(files) "
+                        + "(\(counts.hits) from the cache, \(counts.files - counts.hits) imported)")
+                } catch {
+                    failed(error)
+                }
+            }
+            return sequences
+        }
+        var train = read(dataset.sources, role: "train")
+        var validation = dataset.validation.strategy == .files ? read(dataset.validation.sources, role: "validation") : []
+        let test = read(dataset.test?.sources ?? [], role: "test")
+        guard failures.isEmpty else { throw DatasetError.sourcesFailed(failures) }
+        try checkNoOverlap(records)
+        try checkLabelMapping(train + validation + test)
+
+        train = relabeled(train)
+        validation = relabeled(validation)
+        let mappedTest = relabeled(test)
+        guard !train.isEmpty else {
+            throw DatasetError.emptySplit("train", reason: "no training sequence is left after dataset.labels and skipped files")
+        }
+        if dataset.validation.strategy == .automatic {
+            (train, validation) = ValidationSplit(fraction: dataset.validation.fraction, seed: dataset.validation.seed).split(train)
+        }
+        let labels = Set(train.map(\.label)).sorted()
+        var loaded = LoadedDataset(
+            train: train, validation: validation, test: mappedTest, labels: labels, records: records, cacheHits: hits, skipped: skipped)
+        let bytes = (train + validation + mappedTest).reduce(0) { $0 + $1.valueCount } * MemoryLayout<Float>.size
+        if bytes <= inMemoryLimit {
+            try loaded.loadIntoMemory()
+        } else {
+            log("streaming \(bytes >> 20) MiB of keypoints from the feature cache (in memory up to \(inMemoryLimit >> 20) MiB)")
+        }
+        return loaded
+    }
+
+    /// The sequences of one sample, with the cache facts of its file.
+    private func readSample(_ sample: DatasetSample, source: DataSource, videos: VideoSequenceReader)
+        throws -> (sequences: [DatasetSequence], key: String, sourceHash: String, hit: Bool) {
+        switch source.format {
+        case .video, .montage:
+            let (sequence, result) = try videos.sequence(of: sample, source: source)
+            return ([DatasetSequence(sequence)], result.key.hexDigest, result.sourceHash.hexDigest, result.hit)
+        case .openpose:
+            let importer = OpenPoseJSONImporter(imageWidth: source.imageSize?.width ?? 1, imageHeight: source.imageSize?.height ?? 1)
+            let hash = try ContentHash.sha256(ofFolderAt: sample.file, fileExtension: "json")
+            let settings = [
+                "label": sample.label ?? "", "image_width": "\(importer.imageWidth)", "image_height": "\(importer.imageHeight)",
+            ]
+            let result = try cache.entry(
+                sourcePath: sample.file.path, sourceHash: hash,
+                fingerprint: ImporterFingerprint(importer: importer.name, version: "\(importer.version)", settings: settings),
+                layoutName: configuration.features.layout.name, frameRate: source.frameRate
+            ) {
+                ImportedContents(sequences: try importer.importSequences(
+                    from: sample.file, layout: configuration.features.layout, frameRate: source.frameRate, label: sample.label))
+            }
+            return (result.entry.sequences.map(DatasetSequence.init), result.entry.key.hexDigest, hash.hexDigest, result.hit)
+        case .uea, .csv, .kinetics:
+            let imported = try importFile(sample.file, label: sample.label, source: source)
+            return (imported.sequences.map(DatasetSequence.init(cached:)), imported.key, imported.sourceHash, imported.hit)
+        }
+    }
+
+    private func importer(for format: DataSource.Format) -> any SequenceImporter {
+        switch format {
+        case .uea: return UEATimeSeriesImporter()
+        case .kinetics: return KineticsSkeletonImporter()
+        default: return KeypointCSVImporter()
+        }
+    }
+
+    private func importFile(_ file: URL, label: String?, source: DataSource)
+        throws -> (sequences: [CachedSequence], key: String, sourceHash: String, hit: Bool) {
+        let importer = importer(for: source.format)
+        let layout = configuration.features.layout
+        var settings: [String: String] = [:]
+        if let label { settings["label"] = label }
+        let fingerprint = ImporterFingerprint(importer: importer.name, version: "\(importer.version)", settings: settings)
+        let result = try cache.sequenceIndex(
+            source: file, fingerprint: fingerprint, layoutName: layout.name, frameRate: source.frameRate
+        ) {
+            try importer.importSequences(from: file, layout: layout, frameRate: source.frameRate, label: label)
+        }
+        return (result.sequences, result.key.hexDigest, result.sourceHash.hexDigest, result.hit)
+    }
+
+    /// Fails if one file serves two roles (train and test, say): test scores would be measured on
+    /// training data. Files are compared by content (SHA-256), so a copy counts too.
+    private func checkNoOverlap(_ records: [DataSourceRecord]) throws {
+        var roleOfHash: [String: DataSourceRecord] = [:]
+        for record in records {
+            if let earlier = roleOfHash[record.sha256], earlier.role != record.role {
+                throw DatasetError.dataLeak(first: earlier.path, firstRole: earlier.role, second: record.path, secondRole: record.role)
+            }
+            roleOfHash[record.sha256] = roleOfHash[record.sha256] ?? record
+        }
+    }
+
+    /// Fails if a key of `dataset.labels` names no label in the data (a misspelt label would
+    /// otherwise be kept under its raw name without a word).
+    private func checkLabelMapping(_ sequences: [DatasetSequence]) throws {
+        let present = Set(sequences.map(\.label))
+        let unused = configuration.dataset.labels.keys.filter { !present.contains($0) }.sorted()
+        guard unused.isEmpty else {
+            throw DatasetError.unusedLabelMapping(unused, present: present.sorted())
+        }
+    }
+
+    /// Applies `dataset.labels`: renames, and drops sequences whose label maps to null.
+    private func relabeled(_ sequences: [DatasetSequence]) -> [DatasetSequence] {
+        let mapping = configuration.dataset.labels
+        return sequences.compactMap { sample in
+            guard let mapped = mapping[sample.label] else { return sample }
+            guard let newLabel = mapped else { return nil }
+            var renamed = sample
+            renamed.label = newLabel
+            return renamed
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Manifest
+
+/// The video samples of a manifest: every `video` and `montage` source of every split and grid
+/// cell, listed, with the extraction settings each needs.
+public struct ManifestVideos {
+    /// One video file at one extraction setting, with the samples that use it.
+    public struct Video: Sendable, Hashable {
+        /// The file.
+        public var file: URL
+        /// The most frames per second extracted (the source's frame rate).
+        public var frameRate: Double
+        /// The landmarker settings.
+        public var pose: PoseEstimationConfiguration
+        /// The samples (label and range) that use the file.
+        public var samples: [DatasetSample]
+    }
+
+    /// Distinct (file, frame rate, pose settings), in manifest order.
+    public private(set) var videos: [Video] = []
+    /// Sources that could not be listed (a missing folder, a bad annotation file), one message each.
+    public private(set) var listingFailures: [String] = []
+
+    /// Lists the video samples of every configuration in `configurations` (a plan's grid cells).
+    public init(configurations: [ExperimentConfiguration]) {
+        var index: [String: Int] = [:]
+        for configuration in configurations {
+            let dataset = configuration.dataset
+            let sources = dataset.sources + dataset.validation.sources + (dataset.test?.sources ?? [])
+            for source in sources where source.format.decodesVideo {
+                let samples: [DatasetSample]
+                do {
+                    samples = try source.samples()
+                } catch {
+                    if !listingFailures.contains("\(error)") { listingFailures.append("\(error)") }
+                    continue
+                }
+                for sample in samples {
+                    let key = "\(sample.file.path)\n\(source.frameRate)\n\(configuration.features.pose)"
+                    if let position = index[key] {
+                        if !videos[position].samples.contains(sample) { videos[position].samples.append(sample) }
+                    } else {
+                        index[key] = videos.count
+                        videos.append(Video(file: sample.file, frameRate: source.frameRate, pose: configuration.features.pose, samples: [sample]))
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import AtomicFiles
+import FeatureCache
+import Foundation
+import ModelExport
+import Reports
+
+/// Exports the best (or a named) trial of a report: `model.onnx`, `weights.safetensors`,
+/// `weights.h5` and `model-card.md`.
+///
+/// Every file is written to a temporary name and renamed into place (``AtomicFile``), so an
+/// interrupted export leaves each file either as it was or complete. The outputs depend only on
+/// the trial's files: exporting twice gives identical bytes.
+public struct ModelExporter {
+    /// What one export wrote.
+    public struct Result {
+        /// How the trial was chosen.
+        public var selection: TrialSelection
+        /// The files written, model card last.
+        public var files: [URL]
+    }
+
+    /// The model card's file name.
+    public static let modelCardName = "model-card.md"
+
+    /// The formats to write; the model card is always written.
+    public var formats: Set<ExportFormat>
+
+    /// Creates an exporter.
+    ///
+    /// - Parameter formats: The formats to write (default: all).
+    public init(formats: Set<ExportFormat> = Set(ExportFormat.allCases)) {
+        self.formats = formats
+    }
+
+    /// Chooses a trial in `directory` and writes its export into `output`.
+    ///
+    /// - Parameters:
+    ///   - directory: A trial folder, or a sweep folder with `trials/*/` trials.
+    ///   - trialID: The trial to export instead of the best by ``TrialSelection``'s rule.
+    ///   - output: The export folder; created if needed, files in it are replaced.
+    /// - Returns: The selection and the files written.
+    /// - Throws: ``ExportError`` for missing, unreadable or inconsistent trial files;
+    ///   `ONNXExportError` or `SafetensorsError` if the model cannot be translated;
+    ///   `AtomicFileError` if a file cannot be written.
+    public func export(from directory: URL, trialID: String? = nil, to output: URL) throws -> Result {
+        let selection = try TrialSelection.select(in: directory, trialID: trialID)
+        let artifacts = try TrialArtifacts(folder: selection.chosen.folder)
+        let model = try artifacts.makeModel()
+        let metadata = Self.metadata(of: artifacts, selection: selection)
+
+        do {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        } catch {
+            throw AtomicFileError(path: output.path, operation: "create folder", reason: error.localizedDescription)
+        }
+        var written: [(url: URL, sha256: String)] = []
+        for format in formats.sorted() {
+            let url = output.appendingPathComponent(format.fileName)
+            switch format {
+            case .onnx:
+                guard let exportable = model as? any ONNXExportable else {
+                    throw ExportError.unsupportedModel(kind: artifacts.configuration.model.kind.rawValue, format: "ONNX")
+                }
+                let onnx = try ONNXClassifierExporter(producerVersion: Provenance.actionlabVersion).model(
+                    of: exportable, window: artifacts.window, graphName: artifacts.configuration.name, metadata: metadata,
+                    documentation: "Action classifier \(artifacts.configuration.name), trial \(artifacts.folder.id)")
+                try AtomicFile.write(onnx.serializedData(), to: url)
+            case .safetensors:
+                let file = SafetensorsFile(
+                    tensors: artifacts.checkpoint.model, metadata: Dictionary(metadata, uniquingKeysWith: { first, _ in first }))
+                try AtomicFile.write(try file.serialized(), to: url)
+            case .h5:
+                try AtomicFile.write(Self.contents(of: artifacts.folder.file("weights.h5")), to: url)
+            }
+            written.append((url, try ContentHash.sha256(ofFileAt: url).description))
+        }
+        let card = ModelCard(
+            artifacts: artifacts, selection: selection, files: written.map { ($0.url.lastPathComponent, $0.sha256) })
+        let cardURL = output.appendingPathComponent(Self.modelCardName)
+        try AtomicFile.write(card.markdown, to: cardURL)
+        return Result(selection: selection, files: written.map(\.url) + [cardURL])
+    }
+
+    /// The metadata stored in `model.onnx` (`metadata_props`) and `weights.safetensors`
+    /// (`__metadata__`): what an app needs to feed the model and where it came from.
+    static func metadata(of artifacts: TrialArtifacts, selection: TrialSelection) -> [(key: String, value: String)] {
+        let configuration = artifacts.configuration
+        let layout = configuration.features.layout
+        return [
+            ("labels", jsonArray(artifacts.labels)),
+            ("frame_rate", NumberFormat.exact(configuration.windows.frameRate)),
+            ("window_size", "\(configuration.windows.size)"),
+            ("action_duration", NumberFormat.exact(configuration.windows.actionDuration)),
+            ("layout", layout.name),
+            ("joints", jsonArray(layout.joints)),
+            ("channels", jsonArray(layout.channels)),
+            ("input_shape", "\(artifacts.window)"),
+            ("model", configuration.model.kind.rawValue),
+            ("experiment", configuration.name),
+            ("trial", artifacts.folder.id),
+            ("seed", "\(artifacts.seed)"),
+            ("selection_rule", selection.rule),
+            ("actionlab_version", artifacts.provenance.actionlabVersion),
+            ("git_commit", artifacts.provenance.gitCommit),
+        ]
+    }
+
+    private static func jsonArray(_ values: [String]) -> String {
+        (try? String(decoding: JSONEncoder().encode(values), as: UTF8.self)) ?? "[]"
+    }
+
+    private static func contents(of url: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw ExportError.unreadableFile(path: url.path, reason: error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Sweeps
+
+/// The folder of one trained trial: `weights.h5`, `config.json`, `metrics.json` and
+/// `provenance.json` (a sweep's `trials/<id>/`).
+public struct TrialFolder: Sendable, Hashable {
+    /// The files an export reads, with what each provides.
+    public static let requiredFiles: [(name: String, purpose: String)] = [
+        ("weights.h5", "the trained weights and the labels"),
+        ("config.json", "the resolved configuration that rebuilds the model"),
+        ("metrics.json", "the scores the selection rule and the model card use"),
+        ("provenance.json", "the data checksums and software versions for the model card"),
+        (TrialRunner.completionMarker, "the completion marker, written last: the trial finished"),
+    ]
+
+    /// The folder.
+    public var url: URL
+    /// The trial's name relative to the folder it was found in: `trials/<id>`, or the
+    /// folder's own name when it was given directly.
+    public var id: String
+
+    /// Creates a reference to a trial folder; nothing is read.
+    public init(url: URL, id: String) {
+        self.url = url
+        self.id = id
+    }
+
+    /// The URL of a file in the folder.
+    public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// The required files that are absent (an unfinished trial lacks some).
+    public var missingFiles: [String] {
+        Self.requiredFiles.map(\.name).filter { !FileManager.default.fileExists(atPath: file($0).path) }
+    }
+
+    /// Whether `url` holds a trained model (`weights.h5`), i.e. is a trial folder rather than a report.
+    public static func looksLikeTrial(_ url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent("weights.h5").path)
+    }
+
+    /// Decodes one of the folder's JSON files.
+    ///
+    /// - Throws: ``ExportError/missingFile(path:purpose:)`` if it is absent,
+    ///   ``ExportError/unreadableFile(path:reason:)`` if it cannot be read or decoded.
+    func decodeJSON<Value: Decodable>(_ type: Value.Type, from name: String) throws -> Value {
+        let url = file(name)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            let purpose = Self.requiredFiles.first { $0.name == name }?.purpose ?? "needed for the export"
+            throw ExportError.missingFile(path: url.path, purpose: purpose)
+        }
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(contentsOf: url))
+        } catch let error as DecodingError {
+            throw ExportError.unreadableFile(path: url.path, reason: Self.describe(error))
+        } catch {
+            throw ExportError.unreadableFile(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    /// A decoding error as "at key.path: what".
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.isEmpty ? "top level" : context.codingPath.map(\.stringValue).joined(separator: ".")
+        }
+        switch error {
+        case let .keyNotFound(key, context): return "at \(path(context)): missing key '\(key.stringValue)'"
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context):
+            return "at \(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

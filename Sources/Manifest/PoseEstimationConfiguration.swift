@@ -1,0 +1,46 @@
+import ManifestSchema
+import Pose
+
+/// How MediaPipe's pose landmarker is set up for video sources (`features.pose`).
+///
+/// Defaults are MediaPipe's own (`PoseLandmarkerOptions`). Every value is part of the feature
+/// cache's key, so changing one extracts the videos again.
+public struct PoseEstimationConfiguration: Sendable, Hashable, Codable {
+    /// The most people the landmarker reports per frame (`numPoses`, ≥ 1); the most prominent
+    /// one is kept, and the count feeds `actionlab check`'s "more than one person" share.
+    public var numPoses: Int
+    /// Minimum person-detector score in [0, 1] (`minPoseDetectionConfidence`).
+    public var minPoseDetectionConfidence: Double
+    /// Minimum landmark-model presence score in [0, 1] (`minPosePresenceConfidence`).
+    public var minPosePresenceConfidence: Double
+    /// Minimum score in [0, 1] to keep tracking a person into the next frame (`minTrackingConfidence`).
+    public var minTrackingConfidence: Double
+
+    /// Creates a configuration; the defaults are MediaPipe's.
+    public init(
+        numPoses: Int = 1, minPoseDetectionConfidence: Double = 0.5, minPosePresenceConfidence: Double = 0.5,
+        minTrackingConfidence: Double = 0.5
+    ) {
+        self.numPoses = numPoses
+        self.minPoseDetectionConfidence = minPoseDetectionConfidence
+        self.minPosePresenceConfidence = minPosePresenceConfidence
+        self.minTrackingConfidence = minTrackingConfidence
+    }
+
+    /// The estimator options these settings give (video running mode, assets looked up by ``MediaPipeAssets``).
+    public var estimatorOptions: MediaPipePoseEstimator.Options {
+        MediaPipePoseEstimator.Options(
+            runningMode: .video, numberOfPoses: numPoses, minimumPoseDetectionConfidence: Float(minPoseDetectionConfidence),
+            minimumPosePresenceConfidence: Float(minPosePresenceConfidence), minimumTrackingConfidence: Float(minTrackingConfidence))
+    }
+}
+
+extension PoseEstimationConfiguration {
+    init(reading object: ManifestObjectReader) {
+        self.init()
+        object.read("numPoses", into: &numPoses) { $0.integer(.positive) }
+        object.read("minPoseDetectionConfidence", into: &minPoseDetectionConfidence) { $0.double(.closed(0, 1)) }
+        object.read("minPosePresenceConfidence", into: &minPosePresenceConfidence) { $0.double(.closed(0, 1)) }
+        object.read("minTrackingConfidence", into: &minTrackingConfidence) { $0.double(.closed(0, 1)) }
+    }
+}

@@ -1,0 +1,137 @@
+import ManifestSchema
+import NeuralNetwork
+
+/// How a model is fitted: epochs, batches, optimizer and the seeds of the runs.
+public struct TrainingConfiguration: Sendable, Hashable, Codable {
+    /// The optimization algorithm.
+    public enum Optimizer: String, Sendable, Hashable, Codable, CaseIterable, ManifestChoice {
+        /// Adam (Kingma and Ba, 2015), with L2 weight decay added to the gradient.
+        case adam
+        /// AdamW (Loshchilov and Hutter, 2019), with decoupled weight decay.
+        case adamw
+        /// Stochastic gradient descent with ``TrainingConfiguration/momentum``.
+        case sgd
+    }
+
+    /// The number of passes over the training windows, 1 to 100 000.
+    public var epochs: Int
+    /// The number of windows per gradient step.
+    public var batchSize: Int
+    /// The optimization algorithm.
+    public var optimizer: Optimizer
+    /// The step size, greater than 0.
+    public var learningRate: Double
+    /// The weight decay coefficient, at least 0.
+    public var weightDecay: Double
+    /// The momentum of ``Optimizer/sgd``, in [0, 1); ignored by the other optimizers.
+    public var momentum: Double
+    /// The label smoothing of the cross-entropy loss, in [0, 1).
+    public var labelSmoothing: Double
+    /// The training seeds, distinct; one run per seed.
+    public var seeds: [Int]
+    /// The threads each run splits its numeric work between (``ComputeThreads``; 1 by default:
+    /// a sweep runs trials in parallel instead).
+    public var threads: Int
+    /// How the learning rate changes from epoch to epoch.
+    public var schedule: ScheduleConfiguration
+    /// The largest global L2 norm of the gradients before each step (PyTorch's
+    /// `clip_grad_norm_`), or nil for no clipping.
+    public var gradientClipNorm: Double?
+    /// Weights of the classes in the loss, or nil for equal weights.
+    public var classWeights: ClassWeighting?
+    /// When to stop before ``epochs``, or nil to train every epoch.
+    public var earlyStopping: EarlyStoppingConfiguration?
+    /// Whether the saved weights are those of the best epoch by ``earlyStopping``'s metric
+    /// instead of the last epoch's; needs ``earlyStopping``.
+    public var restoreBestWeights: Bool
+    /// Epochs between the checkpoints a killed trial resumes from, at least 1.
+    public var checkpointEvery: Int
+
+    /// Creates a training configuration; the defaults train 100 epochs of Adam with one seed.
+    public init(
+        epochs: Int = 100, batchSize: Int = 16, optimizer: Optimizer = .adam, learningRate: Double = 0.001,
+        weightDecay: Double = 0, momentum: Double = 0.9, labelSmoothing: Double = 0, seeds: [Int] = [0], threads: Int = 1,
+        schedule: ScheduleConfiguration = .init(), gradientClipNorm: Double? = nil, classWeights: ClassWeighting? = nil,
+        earlyStopping: EarlyStoppingConfiguration? = nil, restoreBestWeights: Bool = false, checkpointEvery: Int = 10
+    ) {
+        self.epochs = epochs
+        self.batchSize = batchSize
+        self.optimizer = optimizer
+        self.learningRate = learningRate
+        self.weightDecay = weightDecay
+        self.momentum = momentum
+        self.labelSmoothing = labelSmoothing
+        self.seeds = seeds
+        self.threads = threads
+        self.schedule = schedule
+        self.gradientClipNorm = gradientClipNorm
+        self.classWeights = classWeights
+        self.earlyStopping = earlyStopping
+        self.restoreBestWeights = restoreBestWeights
+        self.checkpointEvery = checkpointEvery
+    }
+}
+
+extension TrainingConfiguration {
+    init(reading object: ManifestObjectReader) {
+        self.init()
+        object.read("epochs", into: &epochs) { $0.integer(.closed(1, 100_000)) }
+        object.read("batchSize", into: &batchSize) { $0.integer(.atLeast(1)) }
+        let optimizerOutcome = object.read("optimizer", into: &optimizer) { $0.choice(Optimizer.self) }
+        object.read("learningRate", into: &learningRate) { $0.double(.positive) }
+        object.read("weightDecay", into: &weightDecay) { $0.double(.nonNegative) }
+        let momentumNode = object.member("momentum")
+        if let value = momentumNode?.double(.unitInterval) { momentum = value }
+        object.read("labelSmoothing", into: &labelSmoothing) { $0.double(.unitInterval) }
+        object.read("seeds", into: &seeds, Self.seeds(from:))
+        object.read("threads", into: &threads) { $0.integer(.atLeast(1)) }
+        let scheduleNode = object.member("schedule")
+        schedule = object.section("schedule", ScheduleConfiguration.init(reading:)) ?? schedule
+        object.read("gradientClipNorm", into: &gradientClipNorm) { $0.double(.positive).map(Optional.some) }
+        object.read("classWeights", into: &classWeights) { ClassWeighting.read(from: $0).map(Optional.some) }
+        if let node = object.member("earlyStopping") {
+            earlyStopping = node.object(EarlyStoppingConfiguration.init(reading:))
+        }
+        let restoreOutcome = object.read("restoreBestWeights", into: &restoreBestWeights) { $0.bool() }
+        object.read("checkpointEvery", into: &checkpointEvery) { $0.integer(.atLeast(1)) }
+
+        if restoreOutcome == .valid, restoreBestWeights, object.member("earlyStopping") == nil {
+            object.member("restoreBestWeights")?.report(
+                "contradictory values: \(object.path("restoreBestWeights")) needs \(object.path("earlyStopping")), "
+                    + "whose metric picks the best epoch")
+        }
+        if let scheduleNode {
+            if schedule.warmupEpochs >= epochs {
+                scheduleNode.report(
+                    "contradictory values: \(object.path("schedule")).warmupEpochs (\(schedule.warmupEpochs)) must be less than "
+                        + "\(object.path("epochs")) (\(epochs))")
+            }
+            if schedule.kind == .cosine, schedule.minimumLearningRate >= learningRate {
+                scheduleNode.report(
+                    "contradictory values: \(object.path("schedule")).minimumLearningRate (\(schedule.minimumLearningRate.manifestText)) "
+                        + "must be less than \(object.path("learningRate")) (\(learningRate.manifestText))")
+            }
+        }
+
+        if let momentumNode, optimizerOutcome != .invalid, optimizer != .sgd {
+            momentumNode.report(
+                "contradictory values: momentum applies only to optimizer 'sgd', but \(object.path("optimizer")) is '\(optimizer.rawValue)'")
+        }
+    }
+
+    /// Reads a non-empty list of distinct seeds, reporting each repeat at its position.
+    private static func seeds(from node: ManifestNode) -> [Int]? {
+        var firstIndex: [Int: Int] = [:]
+        var index = -1
+        return node.array(minimumCount: 1) { element in
+            index += 1
+            guard let seed = element.integer(.nonNegative) else { return nil }
+            if let first = firstIndex[seed] {
+                element.report("contradictory values: seed \(seed) repeats \(node.path.appending(index: first)); seeds must be distinct")
+                return nil
+            }
+            firstIndex[seed] = index
+            return seed
+        }
+    }
+}

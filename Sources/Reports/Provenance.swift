@@ -1,0 +1,148 @@
+import Dataset
+import Foundation
+import HDF5
+import NeuralNetwork
+import Video
+
+/// Where a run's numbers came from: software versions, the machine, the seed and the data's
+/// content hashes. Written as `provenance.json` beside every run.
+public struct Provenance: Codable, Sendable {
+    /// ActionLab's version.
+    public var actionlabVersion: String
+    /// `git rev-parse HEAD` of the ActionLab checkout the binary was built from, with `-dirty`
+    /// when it had uncommitted changes, or `unknown` outside a checkout.
+    public var gitCommit: String
+    /// The Swift compiler the binary was built with.
+    public var swiftVersion: String
+    /// HDF5 library version.
+    public var hdf5Version: String
+    /// OpenBLAS build configuration and the kernel it runs.
+    public var openblas: OpenBLASInfo
+    /// The threads the run split each numeric operation between (``ComputeThreads/count``:
+    /// `training.threads`); nil in files written before it was recorded.
+    public var computeThreads: Int?
+    /// FFmpeg release and library versions.
+    public var ffmpeg: [String: String]
+    /// Host name, CPU model, logical cores, operating system.
+    public var host: [String: String]
+    /// The run's seed.
+    public var seed: Int
+    /// Every data source: path, SHA-256 of its bytes, feature-cache key.
+    public var data: [DataSourceRecord]
+    /// Source files that failed and were skipped (`dataset.onError: "skip"`), one message each;
+    /// nil (and absent from the JSON) when none was.
+    public var skipped: [String]?
+
+    /// OpenBLAS facts.
+    public struct OpenBLASInfo: Codable, Sendable {
+        /// OpenBLAS's build configuration (``BLAS/configuration``).
+        public var configuration: String
+        /// The kernel family it runs (``BLAS/coreName``), e.g. `Cooperlake`.
+        public var coreName: String
+        /// How that kernel was chosen (``BLASKernelSelection/description(environment:loadedCoreName:)``),
+        /// e.g. `auto (cpuinfo: avx512_bf16) -> Cooperlake; OpenBLAS's own detection chose Haswell`.
+        public var kernelSelection: String
+        /// Threads OpenBLAS uses for one call (``BLAS/openBLASThreadCount``): 1, since
+        /// ActionLab splits work between threads itself (see ``Provenance/computeThreads``).
+        public var threads: Int
+
+        /// The facts of this process.
+        public static var current: OpenBLASInfo {
+            OpenBLASInfo(
+                configuration: BLAS.configuration, coreName: BLAS.coreName,
+                kernelSelection: BLASKernelSelection.description(), threads: BLAS.openBLASThreadCount)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case configuration, coreName = "core_name", kernelSelection = "kernel_selection", threads
+        }
+    }
+
+    /// ActionLab's version string.
+    public static let actionlabVersion = "0.1.0"
+
+    /// Facts about this process and machine, with the given seed and data records.
+    public static func current(seed: Int, data: [DataSourceRecord], skipped: [String] = []) -> Provenance {
+        Provenance(
+            actionlabVersion: actionlabVersion, gitCommit: gitCommit, swiftVersion: swiftVersion,
+            hdf5Version: HDF5Library.version,
+            openblas: .current, computeThreads: ComputeThreads.count,
+            ffmpeg: FFmpegLibrary.libraryVersions.merging(["release": FFmpegLibrary.versionInfo]) { $1 },
+            host: hostFacts, seed: seed, data: data, skipped: skipped.isEmpty ? nil : skipped)
+    }
+
+    static var swiftVersion: String {
+        #if compiler(>=6.3)
+        return "6.3 or later"
+        #elseif compiler(>=6.2)
+        return "6.2"
+        #elseif compiler(>=6.1)
+        return "6.1"
+        #else
+        return "6.0"
+        #endif
+    }
+
+    /// Environment variable through which a sweep hands its git commit to worker processes, so
+    /// that each trial does not spend two `git` processes (tens of milliseconds) finding it again.
+    /// Looks up the facts that stay the same for the whole process (``gitCommit``, which runs
+    /// `git` twice unless inherited, and ``hostFacts``), so that a sweep pays for them once at
+    /// start-up rather than inside its first trial's time.
+    public static func prepareProcessFacts() {
+        _ = gitCommit
+        _ = hostFacts
+    }
+
+    public static let gitCommitEnvironmentKey = "ACTIONLAB_GIT_COMMIT"
+
+    /// The commit of the checkout this source file was compiled from, found through `#filePath`
+    /// (`git rev-parse HEAD`, `-dirty` with uncommitted changes), or the value a parent process
+    /// passed in ``gitCommitEnvironmentKey``.
+    public static let gitCommit: String = {
+        if let inherited = ProcessInfo.processInfo.environment[gitCommitEnvironmentKey], !inherited.isEmpty {
+            return inherited
+        }
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        guard let head = run("/usr/bin/git", ["-C", checkout.path, "rev-parse", "HEAD"]), !head.isEmpty else {
+            return "unknown"
+        }
+        let status = run("/usr/bin/git", ["-C", checkout.path, "status", "--porcelain", "--untracked-files=no"]) ?? ""
+        return status.isEmpty ? head : head + "-dirty"
+    }()
+
+    /// Host name, logical cores, operating system and CPU model (`/proc/cpuinfo`'s `model name`).
+    public static let hostFacts: [String: String] = {
+        var facts = [
+            "hostname": ProcessInfo.processInfo.hostName,
+            "logical_cores": "\(ProcessInfo.processInfo.activeProcessorCount)",
+            "os": ProcessInfo.processInfo.operatingSystemVersionString,
+        ]
+        if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+           let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+           let colon = line.firstIndex(of: ":") {
+            facts["cpu"] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return facts
+    }()
+
+    /// Standard output of a command, trimmed, or nil if it cannot run or fails.
+    private static func run(_ executable: String, _ arguments: [String]) -> String? {
+        guard FileManager.default.isExecutableFile(atPath: executable) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case actionlabVersion = "actionlab_version", gitCommit = "git_commit", swiftVersion = "swift_version"
+        case hdf5Version = "hdf5_version", openblas, computeThreads = "compute_threads", ffmpeg, host, seed, data, skipped
+    }
+}

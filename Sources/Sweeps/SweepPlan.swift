@@ -1,0 +1,181 @@
+import FeatureCache
+import Foundation
+import JSON5
+import Manifest
+import ManifestSchema
+
+/// Everything a manifest asks to run: its grid cells' configurations and their trials.
+///
+/// Building a plan checks the base manifest and every cell before any work starts; all
+/// problems are thrown together in one `ManifestError`, those of a cell prefixed with the cell's
+/// swept values.
+public struct SweepPlan: Sendable {
+    /// The manifest as decoded without grid values.
+    public var base: ExperimentConfiguration
+    /// The `sweep` section (no axes for a plain manifest).
+    public var sweep: SweepConfiguration
+    /// One configuration per grid cell, first axis varying slowest.
+    public var cells: [ExperimentConfiguration]
+    /// Every cell crossed with its seeds.
+    public private(set) var trials: [Trial]
+
+    /// Reads and checks a manifest file.
+    /// - Parameters:
+    ///   - url: The manifest.
+    ///   - baseDirectory: What relative paths resolve against (the current directory).
+    /// - Throws: `SweepError.unreadableManifest` if the file is missing, a folder or not
+    ///   UTF-8, `JSON5Error` for a syntax error, `ManifestError` listing every problem of the
+    ///   manifest and its grid cells.
+    public static func load(contentsOf url: URL, baseDirectory: URL) throws -> SweepPlan {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw SweepError.unreadableManifest(path: url.path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw SweepError.unreadableManifest(path: url.path, reason: "it is a folder; give a manifest file (experiments/NAME.json5)")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw SweepError.unreadableManifest(path: url.path, reason: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SweepError.unreadableManifest(path: url.path, reason: "is not UTF-8 text")
+        }
+        return try parse(
+            text: text, fileName: ExperimentConfiguration.displayName(of: url, relativeTo: baseDirectory),
+            baseDirectory: baseDirectory)
+    }
+
+    /// Reads and checks manifest text; see ``load(contentsOf:baseDirectory:)``.
+    public static func parse(text: String, fileName: String, baseDirectory: URL) throws -> SweepPlan {
+        let document = try JSON5Value(parsing: text, filePath: fileName)
+        let (decodedBase, baseIssues) = ExperimentConfiguration.decode(document, baseDirectory: baseDirectory)
+        var issues = baseIssues
+        var sweep = SweepConfiguration()
+        var grid: [(path: [String], values: [JSON5Value])] = []
+        if let member = document["sweep"] {
+            let diagnostics = ManifestDiagnostics(baseDirectory: baseDirectory)
+            let node = ManifestNode(value: member, path: JSONPath.root.appending(key: "sweep"), diagnostics: diagnostics)
+            if let read = SweepConfiguration.read(node) { (sweep, grid) = read }
+            issues += diagnostics.issues
+        }
+        guard let base = decodedBase, issues.isEmpty else { throw ManifestError(filePath: fileName, issues: issues) }
+
+        // Duration, size and frame rate are linked: a grid over two of them needs the third unset.
+        let linked = ["windows.duration", "windows.size", "windows.frameRate"]
+        let sweptLinked = linked.filter { path in sweep.axes.contains { $0.path == path } }
+        let fixedLinked = sweptLinked.count == 2
+            ? linked.first { path in
+                !sweptLinked.contains(path) && path.split(separator: ".").reduce(Optional(document)) { $0?[String($1)] } != nil
+            }
+            : nil
+        var cells: [ExperimentConfiguration] = []
+        for (index, assignment) in Self.cartesianProduct(grid.map(\.values)).enumerated() {
+            var edited: JSON5Value? = document.removing("sweep")
+            for (axis, value) in zip(grid, assignment) { edited = edited?.setting(axis.path[...], to: value) }
+            let label = zip(sweep.axes, assignment).map { "\($0.path)=\($1.jsonString(sortedKeys: true))" }.joined(separator: ", ")
+            guard let edited else {
+                issues.append(ManifestIssue(path: "sweep.grid", line: member(document, "sweep")?.line ?? 1, column: 1,
+                                            message: "sweep cell \(index) (\(label)): a grid path goes through a value that is not an object"))
+                continue
+            }
+            let (configuration, cellIssues) = ExperimentConfiguration.decode(edited, baseDirectory: baseDirectory)
+            if cellIssues.isEmpty, !sweep.axes.isEmpty, sweep.selection.split == "validation",
+               configuration?.dataset.validation.strategy == ValidationConfiguration.Strategy.none {
+                issues.append(ManifestIssue(
+                    path: "sweep.selection.metric", line: member(document, "sweep")?.line ?? 1, column: 1,
+                    message: "sweep cell \(index) (\(label)): selecting by \(sweep.selection.rawValue) needs validation data, "
+                        + "but dataset.validation.strategy is 'none'"))
+            }
+            issues += cellIssues.map { issue in
+                var prefixed = issue
+                prefixed.message = "sweep cell \(index) (\(label)): \(issue.message)"
+                if let fixedLinked, issue.path.hasPrefix("windows."), issue.message.hasPrefix("contradictory values") {
+                    prefixed.message += "; the manifest sets \(fixedLinked) for every cell: remove it to sweep "
+                        + sweptLinked.joined(separator: " and ")
+                }
+                return prefixed
+            }
+            if let configuration { cells.append(configuration) }
+        }
+        guard issues.isEmpty else { throw ManifestError(filePath: fileName, issues: Self.deduplicated(issues)) }
+        return try SweepPlan(base: base, sweep: sweep, cells: cells)
+    }
+
+    /// A plan from configurations already decoded (tests, programmatic use).
+    /// - Throws: `FeatureCacheError.cryptoFailure` if OpenSSL cannot hash a configuration.
+    public init(base: ExperimentConfiguration, sweep: SweepConfiguration = SweepConfiguration(), cells: [ExperimentConfiguration]? = nil) throws {
+        self.base = base
+        self.sweep = sweep
+        self.cells = cells ?? [base]
+        trials = []
+        trials = try Self.trials(cells: self.cells, sweep: sweep)
+    }
+
+    /// A copy with `transform` applied to the base and every cell (trial ids recomputed);
+    /// used for command-line overrides such as `--threads` and by tests.
+    public func adjusting(_ transform: (inout ExperimentConfiguration) -> Void) throws -> SweepPlan {
+        var base = self.base
+        transform(&base)
+        let cells = self.cells.map { cell -> ExperimentConfiguration in
+            var cell = cell
+            transform(&cell)
+            return cell
+        }
+        return try SweepPlan(base: base, sweep: sweep, cells: cells)
+    }
+
+    /// The grid description `actionlab validate` prints.
+    public func gridDescription() -> String {
+        guard !sweep.axes.isEmpty else {
+            return "Sweep: none (one configuration × \(base.training.seeds.count) seed(s) = \(trials.count) trial(s))\n"
+        }
+        var lines = ["Sweep: \(sweep.cellCount) configurations × seeds = \(trials.count) trials, selected by \(sweep.selection.rawValue) (mean over seeds)"]
+        for axis in sweep.axes { lines.append("  \(axis.path): \(axis.values.joined(separator: ", "))") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func trials(cells: [ExperimentConfiguration], sweep: SweepConfiguration) throws -> [Trial] {
+        var trials: [Trial] = []
+        let assignments = cartesianProduct(sweep.axes.map(\.values))
+        for (cellIndex, cell) in cells.enumerated() {
+            let values = zip(sweep.axes, assignments[cellIndex]).map { Trial.SweptValue(path: $0.path, value: $1) }
+            for seed in cell.training.seeds {
+                var configuration = cell
+                configuration.training.seeds = [seed]
+                let hash = try ContentHash.sha256(of: configuration.resolvedJSON())
+                trials.append(Trial(
+                    index: trials.count, cell: cellIndex, seed: seed, id: String(hash.hexDigest.prefix(12)),
+                    values: values, configuration: configuration))
+            }
+        }
+        return trials
+    }
+
+    /// Every combination of one element per list, the first list varying slowest; one empty
+    /// combination for no lists.
+    static func cartesianProduct<Element>(_ lists: [[Element]]) -> [[Element]] {
+        lists.reduce([[]]) { combinations, list in combinations.flatMap { prefix in list.map { prefix + [$0] } } }
+    }
+
+    private static func member(_ document: JSON5Value, _ key: String) -> SourceLocation? {
+        document.objectMembers?.first { $0.key == key }?.keyLocation
+    }
+
+    /// Drops repeated issues (the same problem in every cell is listed once per cell otherwise).
+    private static func deduplicated(_ issues: [ManifestIssue]) -> [ManifestIssue] {
+        var seen = Set<String>()
+        return issues.filter { seen.insert("\($0.line):\($0.column):\($0.description)").inserted }
+    }
+}
+
+extension SweepPlan {
+    /// A warning when a trial asks for more compute threads (`training.threads`) than the
+    /// machine has logical cores, or nil.
+    ///
+    /// - Parameter logicalCores: The cores to compare with; default: this machine's.
+    public func threadWarning(logicalCores: Int = ProcessInfo.processInfo.activeProcessorCount) -> String? {
+        guard let threads = trials.map(\.configuration.training.threads).max(), threads > logicalCores else { return nil }
+        return "warning: training.threads \(threads) is more than the \(logicalCores) logical cores here: each operation is split "
+            + "into \(threads) parts that take turns on \(logicalCores) cores (slower; the same results as \(threads) threads elsewhere)"
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Manifest
+
+/// `sweep.json`: the trials of a sweep folder with their full configurations, so that
+/// `actionlab trial DIR INDEX` and a resumed `actionlab run DIR` need nothing but the folder.
+public struct SweepRecord: Sendable, Codable {
+    /// Always `actionlab-sweep`.
+    public var format: String
+    /// Format version, 1.
+    public var formatVersion: Int
+    /// The experiment's name.
+    public var name: String
+    /// The grid and selection rule.
+    public var sweep: SweepConfiguration
+    /// The base configuration (the manifest without grid values).
+    public var base: ExperimentConfiguration
+    /// Every trial, in index order.
+    public var trials: [Trial]
+
+    /// The file name inside a sweep folder.
+    public static let fileName = "sweep.json"
+
+    public init(plan: SweepPlan) {
+        format = "actionlab-sweep"
+        formatVersion = 1
+        name = plan.base.name
+        sweep = plan.sweep
+        base = plan.base
+        trials = plan.trials
+    }
+
+    /// Reads the record of a sweep folder.
+    /// - Throws: `SweepError.notASweep` if the folder has no readable `sweep.json`.
+    public init(folder: URL) throws {
+        let url = folder.appendingPathComponent(Self.fileName)
+        guard let data = try? Data(contentsOf: url) else {
+            throw SweepError.notASweep(path: folder.path, reason: "it has no \(Self.fileName)")
+        }
+        do {
+            self = try JSONDecoder().decode(SweepRecord.self, from: data)
+        } catch {
+            throw SweepError.notASweep(path: url.path, reason: "cannot be read: \(error)")
+        }
+        guard format == "actionlab-sweep", formatVersion == 1 else {
+            throw SweepError.notASweep(path: url.path, reason: "format '\(format)' version \(formatVersion) is not 'actionlab-sweep' 1")
+        }
+    }
+
+    /// The plan the record describes.
+    public func plan() throws -> SweepPlan {
+        var cells: [ExperimentConfiguration] = []
+        for trial in trials where trial.cell == cells.count {
+            var configuration = trial.configuration
+            configuration.training.seeds = trials.filter { $0.cell == trial.cell }.map(\.seed)
+            cells.append(configuration)
+        }
+        return try SweepPlan(base: base, sweep: sweep, cells: cells)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format, formatVersion = "format_version", name, sweep, base, trials
+    }
+}

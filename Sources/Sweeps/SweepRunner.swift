@@ -1,0 +1,376 @@
+import AtomicFiles
+import Dataset
+import FeatureCache
+import Foundation
+import Manifest
+import Reports
+
+/// Runs a sweep: every trial of a plan, in this process or in worker processes, resumable,
+/// then the leaderboard and summary.
+///
+/// Folder layout: `manifest.json5`, `resolved.json` (base configuration), `sweep.json` (every
+/// trial with its configuration), `trials/<id>/` (one finished trial each, see `TrialRunner`),
+/// `leaderboard.csv` and `summary.md` (written when the trials have run).
+///
+/// Data problems are found before the folder is created: every distinct dataset is loaded
+/// through the feature cache first, which also means worker processes only ever read the cache.
+public struct SweepRunner {
+    /// What to run.
+    public var plan: SweepPlan
+    /// The manifest file, copied into a new sweep folder; nil when resuming a folder.
+    public var manifestURL: URL?
+    /// Receives progress lines.
+    public var log: (String) -> Void
+
+    public init(plan: SweepPlan, manifestURL: URL?, log: @escaping (String) -> Void = { _ in }) {
+        self.plan = plan
+        self.manifestURL = manifestURL
+        self.log = log
+    }
+
+    /// A runner that resumes the sweep in `folder`.
+    /// - Throws: `SweepError.notASweep` if the folder has no readable `sweep.json`.
+    public static func resuming(_ folder: URL, log: @escaping (String) -> Void = { _ in }) throws -> SweepRunner {
+        SweepRunner(plan: try SweepRecord(folder: folder).plan(), manifestURL: nil, log: log)
+    }
+
+    /// The default sweep folder: `<output.directory>/<name>/<UTC timestamp>`, with a suffix if taken.
+    public func defaultOutputDirectory(now: Date = Date()) -> URL {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let base = plan.base.output.directory.appendingPathComponent(plan.base.name)
+        var candidate = base.appendingPathComponent(formatter.string(from: now))
+        var suffix = 2
+        while FileManager.default.fileExists(atPath: candidate.path) {
+            candidate = base.appendingPathComponent("\(formatter.string(from: now))-\(suffix)")
+            suffix += 1
+        }
+        return candidate
+    }
+
+    /// Runs every unfinished trial and writes the leaderboard and summary.
+    /// - Parameters:
+    ///   - output: The sweep folder. A folder holding the same sweep is resumed; any other
+    ///     non-empty folder is an error. Default: ``defaultOutputDirectory(now:)``.
+    ///   - jobs: Trials run at once. With more than one, each trial runs in a worker process
+    ///     `workerExecutable trial <folder> <index>`; results are identical to one job.
+    ///   - workerExecutable: The `actionlab` executable, needed when `jobs > 1`.
+    ///   - prepareOnly: Create (or check) the folder and cache the data, but run no trial: a
+    ///     cluster scheduler then runs `actionlab trial <folder> <index>` per trial, and a last
+    ///     `actionlab run <folder>` writes the reports.
+    /// - Returns: The sweep folder.
+    /// - Throws: `DatasetError` for data that does not fit, a folder in the way, or failed
+    ///   trials (after the others finished and the leaderboard was written).
+    public func run(output: URL? = nil, jobs: Int = 1, workerExecutable: URL? = nil, prepareOnly: Bool = false) throws -> URL {
+        let folder = output ?? defaultOutputDirectory()
+        let resuming = try checkFolder(folder)
+        if !resuming { try Self.checkCreatable(folder) }
+        var datasets = try loadDatasets()
+        if !resuming { try createFolder(folder) }
+        removeAbandonedPartialFolders(in: folder.appendingPathComponent("trials"))
+        if prepareOnly {
+            let unfinished = plan.trials.filter { TrialRunner.outcome(of: $0, in: folder) == nil }.count
+            log("sweep \(folder.path) prepared: "
+                + (unfinished == 0
+                    ? "all \(plan.trials.count) trials have finished; 'actionlab run \(folder.path)' writes the reports"
+                    : "\(unfinished) of trials 0 to \(plan.trials.count - 1) to run, with 'actionlab trial \(folder.path) INDEX'"))
+            return folder
+        }
+
+        let pending = plan.trials.filter { TrialRunner.outcome(of: $0, in: folder) == nil }
+        Provenance.prepareProcessFacts()
+        log("sweep \(folder.path): \(plan.trials.count - pending.count) of \(plan.trials.count) trials finished, running \(pending.count)"
+            + (jobs > 1 && pending.count > 1 ? " with \(min(jobs, pending.count)) workers" : ""))
+        if !pending.isEmpty, let warning = plan.threadWarning() { log(warning) }
+        var failures: [String] = []
+        if jobs > 1 && pending.count > 1 {
+            guard let workerExecutable else {
+                throw ReportError.writeFailed(path: folder.path, reason: "running trials in parallel needs the actionlab executable")
+            }
+            failures = runInWorkers(pending, folder: folder, jobs: jobs, executable: workerExecutable)
+        } else {
+            let runner = TrialRunner(log: log)
+            for trial in pending {
+                do {
+                    try runner.run(trial, in: folder, dataset: datasets[DatasetKey(trial.configuration)])
+                } catch {
+                    failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): \(error)")
+                }
+            }
+        }
+        datasets.removeAll()
+        try writeReports(folder)
+        guard failures.isEmpty else { throw SweepError.trialsFailed(failures) }
+        return folder
+    }
+
+    /// Imports (or reads from the cache) every dataset of the plan and checks it against each
+    /// configuration's windows, as `run` does before it writes anything; returns one line per
+    /// dataset and split (`actionlab validate --data`).
+    /// - Throws: What `run` would throw for the data.
+    public func checkData() throws -> [String] {
+        var lines: [String] = []
+        var described = Set<DatasetKey>()
+        for (key, dataset) in try loadDatasets() where !described.contains(key) {
+            described.insert(key)
+            lines.append("classes: \(dataset.labels.joined(separator: ", "))")
+            for message in dataset.skipped { lines.append("skipped: \(message)") }
+            for split in RunReport.splitOrder {
+                let sequences = dataset.sequences(of: split)
+                guard !sequences.isEmpty else { continue }
+                let frames = sequences.map(\.frameCount)
+                lines.append("\(split): \(sequences.count) sequences, \(frames.min() ?? 0) to \(frames.max() ?? 0) frames")
+            }
+        }
+        return lines
+    }
+
+    /// Runs trial `index` of the sweep in `folder` (the worker side of `jobs > 1`, and what a
+    /// cluster scheduler's array task calls).
+    public static func runTrial(index: Int, in folder: URL, log: @escaping (String) -> Void) throws {
+        try runTrials(indices: [index], in: folder, log: log)
+    }
+
+    /// Runs trials `indices` of the sweep in `folder`, one after another in this process, loading
+    /// each dataset once for all of them (the worker side of `jobs > 1`).
+    /// - Throws: `SweepError.noSuchTrial` for an index outside the sweep (before any trial
+    ///   runs), `SweepError.trialsFailed` listing the trials that failed (after the others ran).
+    public static func runTrials(indices: [Int], in folder: URL, log: @escaping (String) -> Void) throws {
+        let record = try SweepRecord(folder: folder)
+        for index in indices where !record.trials.indices.contains(index) {
+            throw SweepError.noSuchTrial(index: index, count: record.trials.count)
+        }
+        var datasets: [DatasetKey: LoadedDataset] = [:]
+        var failures: [String] = []
+        let runner = TrialRunner(log: log)
+        Provenance.prepareProcessFacts()
+        WorkerLifeline.watchParentIfWorker(log: log)
+        for index in indices {
+            let trial = record.trials[index]
+            do {
+                if TrialRunner.outcome(of: trial, in: folder) != nil {
+                    log("trial \(trial.index) [\(trial.id)] has already finished; keeping it")
+                    continue
+                }
+                let key = DatasetKey(trial.configuration)
+                if datasets[key] == nil {
+                    let cache = try FeatureCache(directory: trial.configuration.features.cache)
+                    datasets[key] = try DatasetLoader(configuration: trial.configuration, cache: cache).load()
+                }
+                try runner.run(trial, in: folder, dataset: datasets[key])
+            } catch {
+                failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): \(error)")
+            }
+        }
+        guard failures.isEmpty else { throw SweepError.trialsFailed(failures) }
+    }
+
+    // MARK: - Steps
+
+    /// Whether `folder` holds this sweep already (resume); throws if it holds anything else.
+    private func checkFolder(_ folder: URL) throws -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return false }
+        if FileManager.default.fileExists(atPath: folder.appendingPathComponent(SweepRecord.fileName).path) {
+            let existing = try SweepRecord(folder: folder)
+            guard existing.trials.map(\.id) == plan.trials.map(\.id) else {
+                throw SweepError.sweepMismatch(
+                    path: folder.path,
+                    reason: "the folder holds another sweep (its trials differ from this manifest's); choose another --output")
+            }
+            return true
+        }
+        guard isDirectory.boolValue else {
+            throw ReportError.writeFailed(path: folder.path, reason: "it is a file; --output names the folder to create")
+        }
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        guard contents.isEmpty else {
+            throw ReportError.writeFailed(path: folder.path, reason: "the output folder exists, is not empty and is not a sweep; choose another --output")
+        }
+        return false
+    }
+
+    /// Every distinct dataset of the plan, loaded (and so cached) once, and checked against
+    /// each cell's windows: at least two classes, training windows, and a word about sequences
+    /// too short for a window with `padding: "drop"`.
+    private func loadDatasets() throws -> [DatasetKey: LoadedDataset] {
+        var datasets: [DatasetKey: LoadedDataset] = [:]
+        for (index, cell) in plan.cells.enumerated() {
+            let key = DatasetKey(cell)
+            if datasets[key] == nil {
+                let cache = try FeatureCache(directory: cell.features.cache) { url, error in
+                    self.log("warning: \(url.path) was unreadable and was set aside; importing again (\(error))")
+                }
+                datasets[key] = try DatasetLoader(configuration: cell, cache: cache, log: log).load()
+            }
+            guard let dataset = datasets[key] else { continue }
+            guard dataset.labels.count >= 2 else { throw DatasetError.tooFewClasses(dataset.labels) }
+            let builder = WindowBuilder(
+                windowSize: cell.windows.size, stride: cell.windows.stride, frameRate: cell.windows.frameRate,
+                padding: cell.windows.padding)
+            for split in RunReport.splitOrder {
+                let sequences = dataset.sequences(of: split)
+                let kept = sequences.filter { builder.windowStarts(frameCount: $0.frameCount(at: builder.frameRate)).count > 0 }
+                let cellLabel = plan.trials.first { $0.cell == index }?.label ?? ""
+                let cellName = plan.sweep.axes.isEmpty ? "" : " in sweep cell \(index) (\(cellLabel))"
+                if split == "train" && kept.isEmpty {
+                    throw DatasetError.emptySplit(
+                        "train", reason: "no training sequence gives a window of \(cell.windows.size) frames "
+                            + "(padding '\(cell.windows.padding.rawValue)')\(cellName)")
+                }
+                if kept.count < sequences.count {
+                    log("warning: \(sequences.count - kept.count) of \(sequences.count) \(split) sequences are shorter than a window of "
+                        + "\(cell.windows.size) frames and are dropped\(cellName) (windows.padding 'drop')")
+                }
+            }
+        }
+        return datasets
+    }
+
+    /// Fails before any work if `folder` cannot be created: its nearest existing ancestor must
+    /// be a writable folder.
+    private static func checkCreatable(_ folder: URL) throws {
+        var ancestor = folder
+        while !FileManager.default.fileExists(atPath: ancestor.path), ancestor.path != "/" {
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory)
+        guard isDirectory.boolValue else {
+            throw ReportError.writeFailed(path: folder.path, reason: "\(ancestor.path) is a file, not a folder")
+        }
+        guard access(ancestor.path, W_OK) == 0 else {
+            throw ReportError.writeFailed(path: folder.path, reason: "\(ancestor.path) is not writable: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private func createFolder(_ folder: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("trials"), withIntermediateDirectories: true)
+        } catch {
+            throw ReportError.writeFailed(path: folder.path, reason: ReportError.reason(error))
+        }
+        if let manifestURL {
+            let manifest: Data
+            do {
+                manifest = try Data(contentsOf: manifestURL)
+            } catch {
+                throw ReportError.writeFailed(path: manifestURL.path, reason: "cannot re-read the manifest: \(error.localizedDescription)")
+            }
+            try AtomicFile.write(manifest, to: folder.appendingPathComponent("manifest.json5"))
+        }
+        try AtomicFile.write(plan.base.resolvedJSON(), to: folder.appendingPathComponent("resolved.json"))
+        try AtomicFile.writeJSON(SweepRecord(plan: plan), to: folder.appendingPathComponent(SweepRecord.fileName))
+    }
+
+    /// Runs `trials` in up to `jobs` worker processes; returns one message per failed trial.
+    private func runInWorkers(_ trials: [Trial], folder: URL, jobs: Int, executable: URL) -> [String] {
+        // One process per worker, each running every `jobs`-th trial: a process pays its start-up
+        // and data loading once, not once per trial. Trials are cell-major, so the stripes get
+        // alike mixes of configurations.
+        let stripes = (0..<min(jobs, trials.count)).map { worker in
+            Swift.stride(from: worker, to: trials.count, by: jobs).map { trials[$0] }
+        }
+        let group = DispatchGroup()
+        let failures = MessageList()
+        let lifeline = WorkerLifeline.Parent()
+        for stripe in stripes {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["trial", folder.path] + stripe.map { "\($0.index)" }
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                [Provenance.gitCommitEnvironmentKey: Provenance.gitCommit]) { $1 }
+            group.enter()
+            let indices = stripe.map { "\($0.index)" }.joined(separator: ", ")
+            let log = self.log
+            process.terminationHandler = { process in
+                // A worker logs its own trials' errors; a signal it cannot log, so say it here.
+                if process.terminationReason == .uncaughtSignal {
+                    let signal = process.terminationStatus
+                    let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+                    log("worker \(process.processIdentifier) (trials \(indices)) was killed by signal \(signal) (\(name))"
+                        + (signal == SIGKILL ? ": by hand, or by the system when memory ran out" : "")
+                        + "; its unfinished trials resume on the next 'actionlab run' of this folder")
+                }
+                group.leave()
+            }
+            do {
+                try lifeline.attach(to: process)
+                try process.run()
+            } catch {
+                failures.append("trials \(indices): cannot start \(executable.path): \(error)")
+                group.leave()
+            }
+        }
+        group.wait()
+        withExtendedLifetime(lifeline) {}
+        // A worker that failed or died leaves its unfinished trials without a completion marker
+        // (listed in trial order).
+        for trial in trials where TrialRunner.outcome(of: trial, in: folder) == nil {
+            failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): not finished by its worker (see the log above)")
+        }
+        return failures.messages
+    }
+
+    /// `leaderboard.csv`, the charts and `summary.md` from the finished trials.
+    private func writeReports(_ folder: URL) throws {
+        let leaderboard = Leaderboard(plan: plan, folder: folder)
+        try AtomicFile.write(leaderboard.csvTable.csv, to: folder.appendingPathComponent("leaderboard.csv"))
+        try SweepCharts.write(plan: plan, leaderboard: leaderboard, folder: folder)
+        let summary = SweepSummary(plan: plan, leaderboard: leaderboard, missing: plan.trials.count - leaderboard.finishedTrials)
+        try AtomicFile.write(summary.markdown, to: folder.appendingPathComponent("summary.md"))
+        log("summary: \(folder.appendingPathComponent("summary.md").path)")
+    }
+
+    /// Removes `<id>.partial-<pid>` folders whose process is gone (left by a killed run), except
+    /// those holding a checkpoint of an unfinished trial: ``TrialRunner`` resumes from them.
+    private func removeAbandonedPartialFolders(in folder: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names {
+            guard let marker = name.range(of: ".partial-", options: .backwards),
+                  let pid = pid_t(name[marker.upperBound...]), pid > 0 else { continue }
+            if ProcessLiveness.hasEnded(pid) {
+                let partial = folder.appendingPathComponent(name)
+                let finished = FileManager.default.fileExists(atPath: folder.appendingPathComponent(String(name[..<marker.lowerBound])).path)
+                let resumable = FileManager.default.fileExists(atPath: partial.appendingPathComponent(TrialRunner.checkpointName).path)
+                if resumable && !finished {
+                    log("keeping \(name), left by a run that was killed: its trial resumes from its checkpoint")
+                    continue
+                }
+                log("removing \(name), left by a run that was killed")
+                try? FileManager.default.removeItem(at: partial)
+            }
+        }
+    }
+}
+
+/// Messages appended from worker termination handlers, behind a lock.
+private final class MessageList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+
+    func append(_ message: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        storage.append(message)
+    }
+
+    var messages: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
+
+/// The settings that determine a loaded dataset: trials that share them share one load.
+struct DatasetKey: Hashable {
+    var dataset: DatasetConfiguration
+    var features: FeatureConfiguration
+
+    init(_ configuration: ExperimentConfiguration) {
+        dataset = configuration.dataset
+        features = configuration.features
+    }
+}

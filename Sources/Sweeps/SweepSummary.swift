@@ -1,0 +1,125 @@
+import Manifest
+import NeuralNetwork
+import Reports
+
+/// `summary.md` of a sweep folder: settings, the leaderboard, a table per swept parameter,
+/// the best configuration's scores across seeds with links to its trials' files, and the
+/// charts of ``SweepCharts``.
+public struct SweepSummary {
+    /// The sweep.
+    public var plan: SweepPlan
+    /// Its leaderboard.
+    public var leaderboard: Leaderboard
+    /// Trials that have not finished (failed or not yet run).
+    public var missing: Int
+
+    public init(plan: SweepPlan, leaderboard: Leaderboard, missing: Int) {
+        self.plan = plan
+        self.leaderboard = leaderboard
+        self.missing = missing
+    }
+
+    /// A metric row of the best configuration's table: its name and how to read it.
+    private typealias MetricRow = (name: String, value: (TrialOutcome) -> Double?)
+
+    private static let metricRows: [MetricRow] = {
+        var rows: [MetricRow] = []
+        for split in ["test", "validation", "train"] {
+            rows.append(("\(split) accuracy (windows)", { $0.splits[split]?.accuracy }))
+            rows.append(("\(split) macro-F1 (windows)", { $0.splits[split]?.macroF1 }))
+            rows.append(("\(split) accuracy (sequences)", { $0.splits[split]?.sequenceAccuracy }))
+            rows.append(("\(split) macro-F1 (sequences)", { $0.splits[split]?.sequenceMacroF1 }))
+            rows.append(("\(split) loss (windows)", { $0.splits[split]?.loss }))
+        }
+        rows.append(("best validation epoch", { $0.bestEpoch.map(Double.init) }))
+        return rows
+    }()
+
+    /// The Markdown text.
+    public var markdown: String {
+        let base = plan.base
+        let grid = !plan.sweep.axes.isEmpty
+        var text = "# \(base.name)\n\n"
+        if !base.description.isEmpty { text += base.description + "\n\n" }
+        text += grid
+            ? "Sweep of \(plan.sweep.cellCount) configurations × seeds = \(plan.trials.count) trials, ranked by "
+                + "\(plan.sweep.selection.rawValue) (mean over seeds; ties: lower mean validation loss, then grid order).\n\n"
+            : "\(plan.trials.count) trial\(plan.trials.count == 1 ? "" : "s"): one configuration, one per seed.\n\n"
+        if missing > 0 {
+            text += "**\(missing) of \(plan.trials.count) trials have not finished**; rerun `actionlab run` on this folder to complete them.\n\n"
+        }
+        var settings = Table(header: ["setting", "value"])
+        for (key, value) in Self.settings(base) { settings.append([key, value]) }
+        text += settings.markdown + "\n"
+
+        if grid {
+            var axes = Table(header: ["swept parameter", "values"])
+            for axis in plan.sweep.axes { axes.append([axis.path, axis.values.joined(separator: ", ")]) }
+            text += "## Grid\n\n" + axes.markdown + "\n"
+            text += "## Leaderboard\n\nMean ± sample standard deviation over seeds; [leaderboard.csv](leaderboard.csv) has every column.\n\n"
+            text += leaderboard.markdownTable.markdown + "\n"
+            for (parameter, table) in leaderboard.parameterTables() {
+                text += "### By \(parameter)\n\nMeans over every configuration and seed with each value.\n\n" + table.markdown + "\n"
+            }
+        }
+        guard let best = leaderboard.rows.first else { return text + "No trial has finished.\n" }
+        text += grid ? "## Best configuration\n\n\(best.values.map { "`\($0.path)` = \($0.value)" }.joined(separator: ", "))\n\n" : "## Results\n\n"
+        if let first = best.outcomes.first {
+            var data = Table(header: ["split", "sequences", "windows"], numericColumns: [1, 2])
+            for split in RunReport.splitOrder {
+                guard let scores = first.splits[split] else { continue }
+                data.append([split, "\(scores.sequences)", "\(scores.windows)"])
+            }
+            text += data.markdown + "\n"
+        }
+        var metrics = Table(
+            header: ["metric", best.outcomes.count > 1 ? "mean ± std" : "value"] + best.outcomes.map { "seed \($0.seed)" },
+            numericColumns: Set(1...(best.outcomes.count + 1)))
+        for row in Self.metricRows {
+            let values = best.outcomes.map(row.value)
+            let present = values.compactMap { $0 }
+            guard !present.isEmpty else { continue }
+            metrics.append([row.name, NumberFormat.meanStd(present)] + values.map { $0.map { NumberFormat.fixed($0) } ?? "" })
+        }
+        text += (best.outcomes.count > 1 ? "Mean ± sample standard deviation across seeds." : "One seed.")
+            + " Loss is the mean softmax cross-entropy.\n\n" + metrics.markdown + "\n"
+
+        var links = Table(header: ["seed", "trial", "curves", "test confusion", "metrics", "weights"])
+        for outcome in best.outcomes {
+            let f = "trials/\(outcome.id)"
+            let confusion = outcome.splits["test"] != nil
+                ? "[windows](\(f)/confusion_test.md), [sequences](\(f)/confusion_test_sequence.md)" : ""
+            links.append([
+                "\(outcome.seed)", "[\(outcome.id)](\(f)/)", "[curves.md](\(f)/curves.md), [csv](\(f)/curves.csv)", confusion,
+                "[metrics.json](\(f)/metrics.json)", "[weights.h5](\(f)/weights.h5)",
+            ])
+        }
+        return text + links.markdown + chartsSection
+    }
+
+    /// `## Charts`: one Markdown image per chart in `charts/`.
+    private var chartsSection: String {
+        let charts = SweepCharts(plan: plan, leaderboard: leaderboard).charts
+        guard !charts.isEmpty else { return "" }
+        return "\n## Charts\n\n" + charts.map { "![\($0.caption)](\($0.path))\n" }.joined(separator: "\n")
+    }
+
+    /// One line per setting worth seeing at a glance.
+    static func settings(_ configuration: ExperimentConfiguration) -> [(String, String)] {
+        let w = configuration.windows
+        let t = configuration.training
+        let m = configuration.model
+        let layout = configuration.features.layout
+        let augmentation = configuration.augmentation
+        return [
+            ("layout", "\(layout.name) (\(layout.channelCount) channels × \(layout.jointCount) joints)"),
+            ("window", "\(w.size) frames = \(NumberFormat.fixed(w.actionDuration, digits: 3)) s at \(w.frameRate) fps, stride \(w.stride), padding \(w.padding.rawValue)"),
+            ("augmentation", augmentation.pipeline + (augmentation.steps.isEmpty ? "" : " (\(augmentation.steps.map(\.kind).joined(separator: ", ")))")),
+            ("model", "\(m.kind.rawValue), channels \(m.channels), kernel sizes \(m.kernelSizes), dropout \(m.dropout)"),
+            ("training", "\(t.epochs) epochs, batch \(t.batchSize), \(t.optimizer.rawValue) lr \(t.learningRate), weight decay \(t.weightDecay)"),
+            ("validation", configuration.dataset.validation.strategy.rawValue),
+            ("sequence aggregation", configuration.evaluation.aggregation.rawValue),
+            ("seeds", t.seeds.map(String.init).joined(separator: ", ")),
+        ]
+    }
+}

@@ -1,0 +1,204 @@
+import AtomicFiles
+import Dataset
+import FeatureCache
+import Foundation
+import Manifest
+import NeuralNetwork
+import Reports
+import Training
+
+/// Runs one trial of a sweep and puts its folder in place, exactly once.
+///
+/// The trial is written into `trials/<id>.partial-<pid>/`: during training its checkpoint
+/// `checkpoint.h5` every `training.checkpointEvery` epochs, then the reports; `complete.json` is
+/// written last, the checkpoint removed, and the folder renamed to `trials/<id>`. A partial
+/// folder left by a killed process is adopted (renamed to this process's partial folder) and
+/// training resumes from its checkpoint: the folder name is the content-addressed trial id, so
+/// the checkpoint belongs to the same configuration and seed, and the result is bit-identical
+/// to an uninterrupted run. `rename(2)` onto an existing non-empty folder
+/// fails, so when two workers finish the same trial the second discards its copy: every trial
+/// completes exactly once, whatever runs in parallel or is killed.
+public struct TrialRunner {
+    /// Receives progress lines.
+    public var log: (String) -> Void
+
+    public init(log: @escaping (String) -> Void = { _ in }) {
+        self.log = log
+    }
+
+    /// Name of the completion marker inside a trial folder.
+    public static let completionMarker = "complete.json"
+    /// Name of the training checkpoint inside a partial trial folder.
+    public static let checkpointName = "checkpoint.h5"
+
+    /// The folder of `trial` inside `sweepFolder`.
+    public static func folder(of trial: Trial, in sweepFolder: URL) -> URL {
+        sweepFolder.appendingPathComponent("trials").appendingPathComponent(trial.id)
+    }
+
+    /// The outcome of a finished trial, or nil if it has not finished.
+    public static func outcome(of trial: Trial, in sweepFolder: URL) -> TrialOutcome? {
+        let marker = folder(of: trial, in: sweepFolder).appendingPathComponent(completionMarker)
+        guard let data = try? Data(contentsOf: marker) else { return nil }
+        return try? JSONDecoder().decode(TrialOutcome.self, from: data)
+    }
+
+    /// Trains, evaluates and writes `trial` unless it has already finished.
+    /// - Parameters:
+    ///   - trial: The trial.
+    ///   - sweepFolder: The sweep's folder.
+    ///   - dataset: The trial's data, if the caller has loaded it (sweeps share loads between
+    ///     trials with the same dataset settings); loaded through the feature cache otherwise.
+    /// - Returns: The outcome, from this run or the earlier one.
+    /// - Throws: What loading, training and writing throw; the partial folder is removed.
+    @discardableResult
+    public func run(_ trial: Trial, in sweepFolder: URL, dataset: LoadedDataset? = nil) throws -> TrialOutcome {
+        if let done = Self.outcome(of: trial, in: sweepFolder) { return done }
+        // The manifest's `training.threads` for this trial only: trials run in-process (tests,
+        // `--jobs 1`) must not change one another's thread count.
+        return try ComputeThreads.withCount(trial.configuration.training.threads) {
+            try train(trial, in: sweepFolder, dataset: dataset)
+        }
+    }
+
+    /// ``run(_:in:dataset:)`` for a trial that has not finished, with its thread count set.
+    private func train(_ trial: Trial, in sweepFolder: URL, dataset: LoadedDataset?) throws -> TrialOutcome {
+        let started = Date()
+        let configuration = trial.configuration
+        let data = try dataset ?? DatasetLoader(configuration: configuration, cache: FeatureCache(directory: configuration.features.cache)).load()
+        let windows = try Self.windows(of: data, configuration: configuration)
+        guard let train = windows["train"] else { throw DatasetError.emptySplit("train", reason: "no training sequences") }
+
+        let prefix = "trial \(trial.index) [\(trial.id)] seed \(trial.seed)"
+        let destination = Self.folder(of: trial, in: sweepFolder)
+        let partial = destination.deletingLastPathComponent().appendingPathComponent("\(trial.id).partial-\(getpid())")
+        try? FileManager.default.removeItem(at: partial)
+        if let adopted = Self.adoptAbandonedPartialFolder(of: trial, as: partial) {
+            log("\(prefix): resuming from the checkpoint in \(adopted), left by a run that was killed")
+        }
+        let epochs = configuration.training.epochs
+        let result: Trainer.Result
+        do {
+            try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
+            log("\(prefix): \(trial.label): training \(epochs) epochs on \(train.count) windows")
+            result = try Trainer(configuration: configuration).fit(
+                train: train, validation: windows["validation"], seed: trial.seed,
+                checkpoint: partial.appendingPathComponent(Self.checkpointName)
+            ) { record in
+                guard record.epoch == 1 || record.epoch % 10 == 0 || record.epoch == epochs else { return }
+                var line = "\(prefix) epoch \(record.epoch)/\(epochs): train loss \(NumberFormat.fixed(record.trainLoss)) "
+                    + "accuracy \(NumberFormat.fixed(record.trainAccuracy))"
+                if let loss = record.validationLoss, let accuracy = record.validationAccuracy {
+                    line += ", validation loss \(NumberFormat.fixed(loss)) accuracy \(NumberFormat.fixed(accuracy))"
+                }
+                log(line)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        if let resumed = result.resumedFromEpoch { log("\(prefix): resumed after epoch \(resumed)") }
+        if result.stoppedEarly { log("\(prefix): stopped early after epoch \(result.history.count)") }
+        // Both include the training done before a checkpoint this run resumed from.
+        let trainingSeconds = result.trainingSeconds
+        let priorSeconds = result.trainingSecondsBeforeResuming
+        let evaluator = Evaluator(batchSize: configuration.training.batchSize, aggregation: configuration.evaluation.aggregation)
+        var metrics: [String: SplitMetrics] = [:]
+        for (split, set) in windows { metrics[split] = try evaluator.evaluate(result.model, on: set) }
+        let report = RunReport(seed: trial.seed, history: result.history, metrics: metrics, savedEpoch: result.savedEpoch)
+        let outcome = TrialOutcome(trial: trial, report: report)
+
+        do {
+            // The partial folder is private until renamed: its files are flushed together (one
+            // syncfs) rather than one by one, before the timing and the completion marker.
+            try AtomicFile.withDeferredSync(flushing: partial) {
+                try AtomicFile.writeJSON(TrialConfigurationFile(seed: trial.seed, trial: trial.id, configuration: configuration),
+                                         to: partial.appendingPathComponent("config.json"))
+                try AtomicFile.writeJSON(Provenance.current(seed: trial.seed, data: data.records, skipped: data.skipped),
+                                         to: partial.appendingPathComponent("provenance.json"))
+                try report.write(to: partial)
+                var weightsMetadata = Self.weightsMetadata(trial: trial, labels: data.labels)
+                weightsMetadata["saved_epoch"] = "\(result.savedEpoch)"
+                try Checkpoint(model: result.model.stateDictionary(), metadata: weightsMetadata)
+                    .write(to: partial.appendingPathComponent("weights.h5"))
+            }
+            try AtomicFile.writeJSON(TrialTiming(trainingSeconds: trainingSeconds, totalSeconds: priorSeconds + Date().timeIntervalSince(started)),
+                                     to: partial.appendingPathComponent("timing.json"))
+            try AtomicFile.writeJSON(outcome, to: partial.appendingPathComponent(Self.completionMarker))
+            try? FileManager.default.removeItem(at: partial.appendingPathComponent(Self.checkpointName))
+            try? AtomicFile.sync(path: partial.path, directory: true)
+            if rename(partial.path, destination.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                guard let done = Self.outcome(of: trial, in: sweepFolder) else {
+                    throw ReportError.writeFailed(path: destination.path, reason: reason)
+                }
+                try? FileManager.default.removeItem(at: partial)
+                log("\(prefix): already completed by another worker; keeping that result")
+                return done
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        if let test = metrics["test"] {
+            log("\(prefix): test accuracy \(NumberFormat.fixed(test.window.accuracy)) (windows), "
+                + "\(NumberFormat.fixed(test.sequence.accuracy)) (sequences)")
+        }
+        return outcome
+    }
+
+    /// Renames a partial folder of `trial` left by a dead process, holding a checkpoint, to `partial`.
+    ///
+    /// `rename(2)` is atomic, so when several workers look at once exactly one adopts the folder.
+    /// - Returns: The adopted folder's name, or nil if there was none.
+    static func adoptAbandonedPartialFolder(of trial: Trial, as partial: URL) -> String? {
+        let trials = partial.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: trials.path)) ?? []
+        for name in names.sorted() where name.hasPrefix("\(trial.id).partial-") {
+            guard let pid = pid_t(name.dropFirst("\(trial.id).partial-".count)), pid > 0, pid != getpid(),
+                  ProcessLiveness.hasEnded(pid) else { continue }
+            let candidate = trials.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: candidate.appendingPathComponent(checkpointName).path) else { continue }
+            if rename(candidate.path, partial.path) == 0 { return name }
+        }
+        return nil
+    }
+
+    /// Windows of every split that has data.
+    static func windows(of dataset: LoadedDataset, configuration: ExperimentConfiguration) throws -> [String: WindowSet] {
+        let builder = WindowBuilder(
+            windowSize: configuration.windows.size, stride: configuration.windows.stride,
+            frameRate: configuration.windows.frameRate, padding: configuration.windows.padding,
+            treatsZeroJointsAsUndetected: configuration.features.layout.marksUndetectedJointsWithZeros)
+        var windows: [String: WindowSet] = [:]
+        for split in RunReport.splitOrder {
+            let sequences = dataset.sequences(of: split)
+            guard !sequences.isEmpty else { continue }
+            windows[split] = try builder.windows(of: sequences, labels: dataset.labels)
+        }
+        return windows
+    }
+
+    /// Root attributes of `weights.h5`: what an app needs to feed the model.
+    static func weightsMetadata(trial: Trial, labels: [String]) -> [String: String] {
+        let configuration = trial.configuration
+        let layout = configuration.features.layout
+        func json(_ values: [String]) -> String {
+            (try? String(decoding: JSONEncoder().encode(values), as: UTF8.self)) ?? ""
+        }
+        return [
+            "model": configuration.model.kind.rawValue, "labels": json(labels),
+            "window_size": "\(configuration.windows.size)", "frame_rate": "\(configuration.windows.frameRate)",
+            "layout": layout.name, "joints": json(layout.joints), "channels": json(layout.channels),
+            "input_shape": "[\(configuration.windows.size), \(layout.channelCount), \(layout.jointCount)]",
+            "seed": "\(trial.seed)", "trial": trial.id, "actionlab_version": Provenance.actionlabVersion,
+        ]
+    }
+}
+
+/// `config.json` of one trial: its id, seed and resolved configuration (read back by `actionlab compare`).
+struct TrialConfigurationFile: Codable {
+    var seed: Int
+    var trial: String
+    var configuration: ExperimentConfiguration
+}

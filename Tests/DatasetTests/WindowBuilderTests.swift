@@ -1,0 +1,60 @@
+import Dataset
+import Pose
+import Testing
+
+@Suite struct WindowBuilderTests {
+    /// A [T, 1, 1] sequence whose value at frame t is t + 1, so windows show which frames they hold.
+    func ramp(_ frames: Int, label: String = "a", id: String = "s", frameRate: Double = 10) -> LabeledSequence {
+        LabeledSequence(
+            id: id, label: label, group: id,
+            sequence: PoseSequence(
+                keypoints: (0..<frames).map { Float($0 + 1) },
+                timestamps: PoseSequence.uniformTimestamps(frameCount: frames, frameRate: frameRate),
+                channelCount: 1, jointCount: 1, frameRate: frameRate))
+    }
+
+    @Test(arguments: [
+        (frames: 10, size: 4, stride: 2, starts: [0, 2, 4, 6]),
+        (frames: 10, size: 4, stride: 4, starts: [0, 4]),
+        (frames: 4, size: 4, stride: 1, starts: [0]),
+        (frames: 3, size: 4, stride: 1, starts: [0]),
+        (frames: 0, size: 4, stride: 1, starts: []),
+    ])
+    func windowStarts(frames: Int, size: Int, stride: Int, starts: [Int]) {
+        let builder = WindowBuilder(windowSize: size, stride: stride, frameRate: 10, padding: .zero)
+        #expect(builder.windowStarts(frameCount: frames) == starts)
+    }
+
+    @Test func longSequenceGivesOverlappingWindowsInTimeOrder() throws {
+        let builder = WindowBuilder(windowSize: 4, stride: 3, frameRate: 10, padding: .zero)
+        let set = try builder.windows(of: [ramp(10)], labels: ["a"])
+        #expect(set.count == 3)
+        #expect(set.values == [1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10])
+        #expect(set.sequenceIndices == [0, 0, 0])
+    }
+
+    @Test func shortSequenceIsZeroPaddedOrDropped() throws {
+        let padded = try WindowBuilder(windowSize: 5, stride: 5, frameRate: 10, padding: .zero)
+            .windows(of: [ramp(3)], labels: ["a"])
+        #expect(padded.values == [1, 2, 3, 0, 0])
+        let dropped = try WindowBuilder(windowSize: 5, stride: 5, frameRate: 10, padding: .drop)
+            .windows(of: [ramp(3), ramp(6, id: "long")], labels: ["a"])
+        #expect(dropped.sequenceIDs == ["long"])
+        #expect(dropped.count == 1)
+    }
+
+    @Test func sequenceAtAnotherFrameRateIsResampledFirst() throws {
+        // 20 frames at 20 fps become 10 frames at 10 fps: values 1, 3, 5, ...
+        let set = try WindowBuilder(windowSize: 10, stride: 10, frameRate: 10, padding: .zero)
+            .windows(of: [ramp(20, frameRate: 20)], labels: ["a"])
+        #expect(set.count == 1)
+        #expect(set.values == [1, 3, 5, 7, 9, 11, 13, 15, 17, 19])
+    }
+
+    @Test func unknownLabelIsAnError() {
+        let builder = WindowBuilder(windowSize: 2, stride: 2, frameRate: 10, padding: .zero)
+        #expect(throws: DatasetError.unknownLabel("b", sequence: "s", known: ["a"])) {
+            try builder.windows(of: [ramp(4, label: "b")], labels: ["a"])
+        }
+    }
+}

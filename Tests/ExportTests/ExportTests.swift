@@ -1,0 +1,228 @@
+import ActionLabTestSupport
+import Dataset
+import Export
+import FeatureCache
+import Foundation
+import Manifest
+import Sweeps
+import SyntheticData
+import Testing
+import Training
+
+/// `actionlab export`'s library side: the selection rule, errors that name what is missing, and
+/// the exported files checked by the reference implementations (onnx's checker, onnxruntime,
+/// safetensors) against ActionLab's own predictions on real windows.
+@Suite(.serialized) struct ExportTests {
+    /// Writes a fake trial folder: the required files, with `metrics.json` holding the given
+    /// validation accuracy and loss (the selection reads nothing else).
+    static func fakeTrial(_ folder: URL, validation: (accuracy: Double, loss: Double)?, files: [String]? = nil) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func scores(_ accuracy: Double, _ loss: Double) -> String {
+            #"{"accuracy": \#(accuracy), "macro_f1": 0.5, "loss": \#(loss), "count": 4, "per_class": {}}"#
+        }
+        var splits = [#""test": \#(scores(0.5, 1))"#]
+        if let validation { splits.append(#""validation": \#(scores(validation.accuracy, validation.loss))"#) }
+        for name in files ?? TrialFolder.requiredFiles.map(\.name) {
+            let text = name == "metrics.json" ? "{" + splits.joined(separator: ",") + "}" : ""
+            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+        }
+    }
+
+    @Test func bestValidationAccuracyThenLowerLossThenFolderName() throws {
+        let scratch = try TemporaryDirectory()
+        let report = scratch.url
+        try Self.fakeTrial(report.appendingPathComponent("trials/s1"), validation: (0.9, 0.40))
+        try Self.fakeTrial(report.appendingPathComponent("trials/s2"), validation: (0.95, 0.50))
+        try Self.fakeTrial(report.appendingPathComponent("trials/s3"), validation: (0.95, 0.30))
+        try Self.fakeTrial(report.appendingPathComponent("trials/b"), validation: (0.95, 0.30))
+        try Self.fakeTrial(report.appendingPathComponent("trials/a"), validation: nil)
+        try Self.fakeTrial(report.appendingPathComponent("trials/s4"), validation: (1, 0), files: ["config.json"])
+        try Self.fakeTrial(report.appendingPathComponent("trials/s5.partial-12"), validation: (1, 0))
+
+        let selection = try TrialSelection.select(in: report)
+        #expect(selection.chosen.folder.id == "trials/b")
+        #expect(selection.candidates.map(\.folder.id) == ["trials/b", "trials/s3", "trials/s2", "trials/s1", "trials/a"])
+        #expect(selection.rule == TrialSelection.bestByValidationRule)
+        #expect(selection.incomplete.map(\.id) == ["trials/s4"])
+        #expect(selection.incomplete.first?.missing == ["weights.h5", "metrics.json", "provenance.json", "complete.json"])
+
+        let named = try TrialSelection.select(in: report, trialID: "b")
+        #expect(named.chosen.folder.id == "trials/b")
+        #expect(named.rule == "named with --trial b")
+    }
+
+    @Test func errorsNameTheFolderAndWhatIsMissing() throws {
+        let scratch = try TemporaryDirectory()
+        let missing = scratch.file("nowhere")
+        #expect(throws: ExportError.folderNotFound(path: missing.path)) { try TrialSelection.select(in: missing) }
+        #expect(throws: ExportError.noTrials(folder: scratch.url.path)) { try TrialSelection.select(in: scratch.url) }
+
+        let unfinished = scratch.file("unfinished")
+        try Self.fakeTrial(unfinished, validation: (1, 0), files: ["weights.h5"])
+        #expect(throws: ExportError.noCompleteTrials(
+            folder: unfinished.path, missing: ["unfinished lacks config.json, metrics.json, provenance.json, complete.json"])) {
+            try TrialSelection.select(in: unfinished)
+        }
+
+        let report = scratch.file("report")
+        try Self.fakeTrial(report.appendingPathComponent("trials/s1"), validation: nil)
+        #expect(throws: ExportError.noValidationMetrics(folder: report.path, candidates: ["trials/s1"])) {
+            try TrialSelection.select(in: report)
+        }
+        #expect(throws: ExportError.unknownTrial("s9", folder: report.path, available: ["trials/s1"])) {
+            try TrialSelection.select(in: report, trialID: "s9")
+        }
+        // Files that exist but are not what they claim: the message names the file and the key.
+        let error = #expect(throws: ExportError.self) {
+            try TrialArtifacts(folder: TrialFolder(url: report.appendingPathComponent("trials/s1"), id: "trials/s1"))
+        }
+        #expect("\(error.map(String.init(describing:)) ?? "")".contains("s1/config.json: cannot read"))
+        #expect(throws: ExportError.unknownFormat("tflite", known: ["onnx", "safetensors", "h5"])) {
+            try ExportFormat.parseList("onnx,tflite")
+        }
+        #expect(try ExportFormat.parseList("h5, onnx") == [.h5, .onnx])
+    }
+
+    /// Trains two seeds of a small TCN on BasicMotions, exports the best, and checks the files
+    /// with onnx, onnxruntime and safetensors against ActionLab's `Evaluator` on the test windows.
+    @Test func exportedFilesAgreeWithTheReferenceImplementations() throws {
+        let scratch = try TemporaryDirectory()
+        _ = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
+        let manifest = TestData.packageRoot.appendingPathComponent("experiments/basicmotions.json5")
+        let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting {
+            $0.features.cache = scratch.file("cache")
+            $0.output.directory = scratch.file("reports")
+            $0.training.epochs = 4
+            $0.training.seeds = [1, 2]
+            $0.model.channels = [16, 16]
+            $0.model.kernelSizes = [5, 3]
+        }
+        let configuration = plan.base
+        let report = try SweepRunner(plan: plan, manifestURL: manifest).run()
+
+        let output = scratch.file("export")
+        let result = try ModelExporter().export(from: report, to: output)
+        #expect(result.files.map(\.lastPathComponent) == ["model.onnx", "weights.safetensors", "weights.h5", "model-card.md"])
+        #expect(result.selection.candidates.map(\.folder.id).sorted() == plan.trials.map { "trials/\($0.id)" }.sorted())
+        #expect(result.selection.chosen == TrialSelection.ranked(result.selection.candidates)[0])
+        #expect(result.selection.rule.hasPrefix("best configuration by validation.accuracy (mean over 2 seeds"))
+        let card = try String(contentsOf: output.appendingPathComponent("model-card.md"), encoding: .utf8)
+        for expected in [
+            "trial \(result.selection.chosen.folder.id)", result.selection.rule, "**exported**",
+            "8dc43cc6306cb679c888c01e26f91772ac4441a916da43bac8b79734a538b9d6", "`poses`: float32 `[100, 3, 2]`",
+            "`labelProbabilities`: float32 `[4]`", "Per class, test windows", "## Intended use and limitations",
+        ] {
+            #expect(card.contains(expected), "model card lacks '\(expected)'")
+        }
+        // Exporting again gives the same bytes.
+        let again = try ModelExporter().export(from: report, to: scratch.file("again"))
+        for file in again.files {
+            #expect(try Data(contentsOf: file) == Data(contentsOf: output.appendingPathComponent(file.lastPathComponent)),
+                    "\(file.lastPathComponent) differs between exports")
+        }
+
+        // ActionLab's probabilities on the real test windows, from the exported trial's weights.
+        let artifacts = try TrialArtifacts(folder: result.selection.chosen.folder)
+        let model = try artifacts.makeModel()
+        let dataset = try DatasetLoader(configuration: configuration, cache: FeatureCache(directory: configuration.features.cache)).load()
+        let windows = try WindowBuilder(
+            windowSize: configuration.windows.size, stride: configuration.windows.stride,
+            frameRate: configuration.windows.frameRate, padding: configuration.windows.padding,
+            treatsZeroJointsAsUndetected: configuration.features.layout.marksUndetectedJointsWithZeros
+        ).windows(of: dataset.test, labels: dataset.labels)
+        #expect(windows.labels == artifacts.labels)
+        let expected = try Evaluator(batchSize: 16, aggregation: .mean).predict(model, on: windows).probabilities
+        let windowsFile = scratch.file("windows.f32")
+        let expectedFile = scratch.file("expected.f32")
+        try Self.littleEndianData(windows.values).write(to: windowsFile)
+        try Self.littleEndianData(expected).write(to: expectedFile)
+
+        guard try PythonOracle.requireModules(["h5py", "numpy", "onnx", "onnxruntime", "safetensors"]) else { return }
+        let script = try String(contentsOf: TestData.packageRoot.appendingPathComponent("scripts/check-onnx.py"), encoding: .utf8)
+        let summary = try #require(try PythonOracle.json(script, arguments: [
+            output.path, windowsFile.path, "\(windows.count)", "\(windows.windowSize)", "\(windows.channelCount)",
+            "\(windows.jointCount)", expectedFile.path, "\(windows.labels.count)",
+        ]) as? [String: Any])
+        let difference = try #require(summary["max_abs_difference"] as? Double)
+        #expect(difference <= 1e-5)
+        #expect(summary["windows"] as? Int == 40)
+        print("export check: \(summary)")
+    }
+
+    /// `mlp` and `stgcn-small` trials export to ONNX graphs that onnxruntime evaluates to
+    /// ActionLab's probabilities within 1e-5 on the real test windows.
+    @Test(arguments: [ModelConfiguration.Kind.mlp, .stgcnSmall])
+    func otherModelKindsExportToEquivalentONNX(kind: ModelConfiguration.Kind) throws {
+        let scratch = try TemporaryDirectory()
+        _ = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
+        let manifest = TestData.packageRoot.appendingPathComponent("experiments/basicmotions.json5")
+        let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting {
+            $0.features.cache = scratch.file("cache")
+            $0.output.directory = scratch.file("reports")
+            $0.training.epochs = 3
+            $0.training.seeds = [1]
+            $0.model = ModelConfiguration(kind: kind, hiddenUnits: 32)
+        }
+        try Self.checkExport(plan: plan, manifest: manifest, scratch: scratch, expectedWindows: 40)
+    }
+
+    /// A body-pose model with `model.normalizeInput` (centring and scaling inside the model)
+    /// exports to ONNX that takes raw keypoints, on SYNTHETIC Vision-18 data.
+    @Test(arguments: [ModelConfiguration.Kind.tcn, .stgcnSmall])
+    func normalizedBodyPoseModelsExportToEquivalentONNX(kind: ModelConfiguration.Kind) throws {
+        let scratch = try TemporaryDirectory()
+        let dataset = SyntheticDataset(actions: Array(SyntheticAction.defaultSet.prefix(3)), sequencesPerClass: 8, seed: 2)
+        try dataset.write(to: scratch.file("data/synthetic"))
+        let manifest = TestData.packageRoot.appendingPathComponent("experiments/synthetic.json5")
+        let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: scratch.url).adjusting {
+            $0.features.cache = scratch.file("cache")
+            $0.output.directory = scratch.file("reports")
+            $0.training.epochs = 2
+            $0.training.seeds = [1]
+            $0.model = ModelConfiguration(kind: kind, channels: [8], kernelSizes: [3], normalizeInput: true)
+        }
+        try Self.checkExport(plan: plan, manifest: manifest, scratch: scratch, expectedWindows: nil, split: "validation")
+    }
+
+    /// Runs the plan, exports its best trial and compares onnxruntime with ActionLab's `Evaluator`.
+    static func checkExport(
+        plan: SweepPlan, manifest: URL, scratch: TemporaryDirectory, expectedWindows: Int?, split: String = "test",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let configuration = plan.base
+        let report = try SweepRunner(plan: plan, manifestURL: manifest).run()
+        let output = scratch.file("export")
+        let result = try ModelExporter().export(from: report, to: output)
+        let artifacts = try TrialArtifacts(folder: result.selection.chosen.folder)
+        let model = try artifacts.makeModel()
+        let dataset = try DatasetLoader(configuration: configuration, cache: FeatureCache(directory: configuration.features.cache)).load()
+        let windows = try WindowBuilder(
+            windowSize: configuration.windows.size, stride: configuration.windows.stride,
+            frameRate: configuration.windows.frameRate, padding: configuration.windows.padding,
+            treatsZeroJointsAsUndetected: configuration.features.layout.marksUndetectedJointsWithZeros
+        ).windows(of: split == "test" ? dataset.test : dataset.validation, labels: dataset.labels)
+        let expected = try Evaluator(batchSize: 16, aggregation: .mean).predict(model, on: windows).probabilities
+        let windowsFile = scratch.file("windows.f32")
+        let expectedFile = scratch.file("expected.f32")
+        try littleEndianData(windows.values).write(to: windowsFile)
+        try littleEndianData(expected).write(to: expectedFile)
+        guard try PythonOracle.requireModules(["h5py", "numpy", "onnx", "onnxruntime", "safetensors"]) else { return }
+        let script = try String(contentsOf: TestData.packageRoot.appendingPathComponent("scripts/check-onnx.py"), encoding: .utf8)
+        let summary = try #require(try PythonOracle.json(script, arguments: [
+            output.path, windowsFile.path, "\(windows.count)", "\(windows.windowSize)", "\(windows.channelCount)",
+            "\(windows.jointCount)", expectedFile.path, "\(windows.labels.count)",
+        ]) as? [String: Any], sourceLocation: sourceLocation)
+        let difference = try #require(summary["max_abs_difference"] as? Double, sourceLocation: sourceLocation)
+        #expect(difference <= 1e-5, "\(configuration.model.kind.rawValue): \(summary)", sourceLocation: sourceLocation)
+        if let expectedWindows { #expect(summary["windows"] as? Int == expectedWindows, sourceLocation: sourceLocation) }
+        print("export check (\(configuration.model.kind.rawValue)): \(summary)")
+    }
+
+    static func littleEndianData(_ values: [Float]) -> Data {
+        var data = Data(capacity: 4 * values.count)
+        for value in values {
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
+        }
+        return data
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Manifest
+import Testing
+
+/// The training-engine keys of a manifest: `training.schedule`, `gradientClipNorm`,
+/// `classWeights`, `earlyStopping`, `restoreBestWeights`, `checkpointEvery`, and `model.kind: 'mlp'`
+/// with `hiddenUnits` and `normalizeInput`: defaults, validation, and the resolved round trip.
+@Suite struct ManifestTrainingEngineTests {
+    let fixture: ManifestFixture
+
+    init() throws {
+        fixture = try ManifestFixture()
+    }
+
+    @Test func defaultsKeepTodaysBehaviour() throws {
+        let training = try fixture.parse(ManifestFixture.minimal()).training
+        #expect(training.schedule == ScheduleConfiguration())
+        #expect(training.schedule.kind == .constant && training.schedule.warmupEpochs == 0)
+        #expect(training.gradientClipNorm == nil && training.classWeights == nil && training.earlyStopping == nil)
+        #expect(!training.restoreBestWeights)
+        #expect(training.checkpointEvery == 10)
+    }
+
+    @Test(arguments: [
+        "training: { schedule: { kind: 'cosine', minimumLearningRate: 0.00001, warmupEpochs: 5 } }",
+        "training: { schedule: { kind: 'step', stepEpochs: 20, gamma: 0.5 }, gradientClipNorm: 1, classWeights: 'balanced' }",
+        "training: { classWeights: { walk: 2, run: 0.5 }, checkpointEvery: 3 }",
+        "training: { earlyStopping: { metric: 'validation.loss', patience: 5, minimumDelta: 0.001 }, restoreBestWeights: true }",
+        "model: { kind: 'mlp', hiddenUnits: 64, dropout: 0.25, normalizeInput: true }",
+        "model: { kind: 'stgcn-small', normalizeInput: true }",
+    ])
+    func settingsDecodeAndRoundTripThroughResolvedJSON(members: String) throws {
+        let configuration = try fixture.parse(ManifestFixture.minimal(members))
+        let reread = try ExperimentConfiguration.parse(text: configuration.resolvedJSON(), fileName: "resolved.json", baseDirectory: fixture.base)
+        #expect(reread == configuration)
+    }
+
+    @Test func valuesAreRead() throws {
+        let configuration = try fixture.parse(ManifestFixture.minimal(
+            "training: { schedule: { kind: 'step', stepEpochs: 20, gamma: 0.5, warmupEpochs: 2 }, gradientClipNorm: 1.5, "
+                + "classWeights: { walk: 2 }, earlyStopping: { metric: 'validation.loss', patience: 4 }, restoreBestWeights: true }"))
+        let training = configuration.training
+        #expect(training.schedule == ScheduleConfiguration(kind: .step, stepEpochs: 20, gamma: 0.5, warmupEpochs: 2))
+        #expect(training.gradientClipNorm == 1.5)
+        #expect(training.classWeights == .explicit(["walk": 2]))
+        #expect(training.earlyStopping == EarlyStoppingConfiguration(metric: .validationLoss, patience: 4, minimumDelta: 0))
+        #expect(training.restoreBestWeights)
+        #expect(configuration.planDescription().contains("early stopping on validation.loss (patience 4"))
+    }
+
+    @Test(arguments: [
+        ("training: { schedule: { kind: 'constant', gamma: 0.5 } }", "training.schedule.gamma",
+         "contradictory values: training.schedule.gamma applies only to kind 'step', but training.schedule.kind is 'constant'"),
+        ("training: { schedule: { kind: 'step', minimumLearningRate: 0.1 } }", "training.schedule.minimumLearningRate",
+         "contradictory values: training.schedule.minimumLearningRate applies only to kind 'cosine', but training.schedule.kind is 'step'"),
+        ("training: { epochs: 5, schedule: { warmupEpochs: 5 } }", "training.schedule",
+         "contradictory values: training.schedule.warmupEpochs (5) must be less than training.epochs (5)"),
+        ("training: { schedule: { kind: 'cosine', minimumLearningRate: 0.01 } }", "training.schedule",
+         "contradictory values: training.schedule.minimumLearningRate (0.01) must be less than training.learningRate (0.001)"),
+        ("training: { gradientClipNorm: 0 }", "training.gradientClipNorm", "value out of range: expected a number > 0, found 0"),
+        ("training: { classWeights: 'inverse' }", "training.classWeights",
+         "unknown value 'inverse'; expected 'balanced' or an object { label: weight }"),
+        ("training: { classWeights: { walk: -1 } }", "training.classWeights.walk", "value out of range: expected a number > 0, found -1"),
+        ("training: { restoreBestWeights: true }", "training.restoreBestWeights",
+         "contradictory values: training.restoreBestWeights needs training.earlyStopping, whose metric picks the best epoch"),
+        ("training: { earlyStopping: { metric: 'validation.f1' } }", "training.earlyStopping.metric",
+         "unknown value 'validation.f1'; expected one of 'validation.accuracy', 'validation.loss'"),
+        ("training: { checkpointEvery: 0 }", "training.checkpointEvery", "value out of range: expected an integer >= 1, found 0"),
+        ("model: { kind: 'tcn', hiddenUnits: 8 }", "model.hiddenUnits",
+         "contradictory values: model.hiddenUnits applies only to kind 'mlp', but model.kind is 'tcn'"),
+        ("model: { kind: 'mlp', channels: [8] }", "model.channels",
+         "contradictory values: model.channels applies only to kind 'tcn', but model.kind is 'mlp'"),
+        ("features: { layout: 'univariate' }, model: { normalizeInput: true }", "model.normalizeInput",
+         "contradictory values: model.normalizeInput needs a body-pose layout with channels x, y and confidence, but layout 'univariate' has [\"x\"]"),
+    ])
+    func invalidSettingsAreReportedAtTheirPath(members: String, path: String, message: String) {
+        let issues = fixture.issues(ManifestFixture.minimal(members))
+        #expect(issues.map(\.path) == [path], "\(issues)")
+        #expect(issues.first?.message == message)
+    }
+
+    @Test func earlyStoppingNeedsAValidationSet() {
+        let issues = fixture.issues(
+            "{ name: 'x', dataset: { sources: [{ format: 'uea', path: 'data/train.ts' }], validation: { strategy: 'none' } }, "
+                + "training: { earlyStopping: {} } }")
+        #expect(issues.map(\.path) == ["training"], "\(issues)")
+        #expect(issues.first?.message.contains("earlyStopping monitors the validation set") == true)
+    }
+}

@@ -1,0 +1,134 @@
+import ActionLabTestSupport
+import Dataset
+import FeatureCache
+import Foundation
+import Manifest
+import NeuralNetwork
+import Reports
+import Sweeps
+import Testing
+import Training
+
+/// Checkpoints and resume: a run stopped after some epochs and resumed from its checkpoint ends
+/// bit-identical to an uninterrupted run, with every stateful feature of the trainer switched on
+/// (dropout, augmentation, a cosine schedule with warm-up, gradient clipping, balanced class
+/// weights, early stopping with best-weight restore).
+@Suite(.serialized) struct TrainingResumeTests {
+    struct Killed: Error {}
+
+    /// BasicMotions with a small TCN and the trainer's stateful options.
+    static func plan(scratch: URL) throws -> SweepPlan {
+        _ = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
+        let manifest = TestData.packageRoot.appendingPathComponent("experiments/basicmotions.json5")
+        return try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting { configuration in
+            configuration.features.cache = scratch.appendingPathComponent("cache")
+            configuration.output.directory = scratch.appendingPathComponent("reports")
+            configuration.training.seeds = [3]
+            configuration.training.epochs = 12
+            configuration.training.checkpointEvery = 4
+            configuration.training.schedule = ScheduleConfiguration(kind: .cosine, minimumLearningRate: 1e-5, warmupEpochs: 2)
+            configuration.training.gradientClipNorm = 1
+            configuration.training.classWeights = .balanced
+            configuration.training.earlyStopping = EarlyStoppingConfiguration(metric: .validationLoss, patience: 100)
+            configuration.training.restoreBestWeights = true
+            configuration.model = ModelConfiguration(kind: .tcn, channels: [16, 16], kernelSizes: [5, 3], dropout: 0.2)
+            configuration.augmentation = AugmentationConfiguration(
+                pipeline: "full", steps: AugmentationConfiguration.builtIn("full", for: configuration.features.layout) ?? [])
+        }
+    }
+
+    static func windows(_ configuration: ExperimentConfiguration) throws -> (train: WindowSet, validation: WindowSet) {
+        let data = try DatasetLoader(configuration: configuration, cache: FeatureCache(directory: configuration.features.cache)).load()
+        let builder = WindowBuilder(
+            windowSize: configuration.windows.size, stride: configuration.windows.stride,
+            frameRate: configuration.windows.frameRate, padding: configuration.windows.padding)
+        return (try builder.windows(of: data.train, labels: data.labels), try builder.windows(of: data.validation, labels: data.labels))
+    }
+
+    @Test func resumedTrainingIsBitIdenticalToUninterruptedTraining() throws {
+        let scratch = try TemporaryDirectory(prefix: "resume")
+        let configuration = try Self.plan(scratch: scratch.url).base
+        let (train, validation) = try Self.windows(configuration)
+        let trainer = Trainer(configuration: configuration)
+
+        let uninterrupted = try trainer.fit(train: train, validation: validation, seed: 3)
+        #expect(uninterrupted.history.count == 12)
+        #expect(uninterrupted.resumedFromEpoch == nil)
+
+        let checkpoint = scratch.file("checkpoint.h5")
+        #expect(throws: Killed.self) {
+            _ = try trainer.fit(train: train, validation: validation, seed: 3, checkpoint: checkpoint) { record in
+                if record.epoch == 6 { throw Killed() }
+            }
+        }
+        let saved = try Checkpoint(contentsOf: checkpoint)
+        #expect(saved.metadata["epoch"] == "4", "checkpoints every 4 epochs; epochs 5 and 6 are lost with the kill")
+        #expect(saved.optimizer != nil)
+        #expect(saved.bestModel != nil)
+
+        let resumed = try trainer.fit(train: train, validation: validation, seed: 3, checkpoint: checkpoint)
+        #expect(resumed.resumedFromEpoch == 4)
+        // The training time counts the killed run's four checkpointed epochs too.
+        #expect(resumed.trainingSecondsBeforeResuming > 0)
+        #expect(resumed.trainingSeconds > resumed.trainingSecondsBeforeResuming)
+        #expect(uninterrupted.trainingSecondsBeforeResuming == 0)
+        #expect(resumed.history == uninterrupted.history, "curves bit for bit")
+        #expect(resumed.savedEpoch == uninterrupted.savedEpoch)
+        let (a, b) = (resumed.model.stateDictionary(), uninterrupted.model.stateDictionary())
+        #expect(a.map(\.name) == b.map(\.name))
+        #expect(a.map(\.tensor) == b.map(\.tensor), "weights bit for bit")
+    }
+
+    /// The trial runner adopts the partial folder of a dead process and resumes from its checkpoint.
+    @Test func trialRunnerResumesFromAKilledRunsCheckpoint() throws {
+        let scratch = try TemporaryDirectory(prefix: "resume-trial")
+        let plan = try Self.plan(scratch: scratch.url)
+        let trial = try #require(plan.trials.first)
+        let reference = scratch.file("reference")
+        let killed = scratch.file("killed")
+        try TrialRunner().run(trial, in: reference)
+
+        // A process that died after its epoch-8 checkpoint: pid 2^22 + 1 is above Linux's pid_max.
+        let (train, validation) = try Self.windows(trial.configuration)
+        let partial = killed.appendingPathComponent("trials/\(trial.id).partial-4194305")
+        try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
+        _ = try? Trainer(configuration: trial.configuration).fit(
+            train: train, validation: validation, seed: trial.seed, checkpoint: partial.appendingPathComponent("checkpoint.h5")
+        ) { record in
+            if record.epoch == 9 { throw Killed() }
+        }
+        let lines = LogLines()
+        try TrialRunner(log: lines.append).run(trial, in: killed)
+        #expect(lines.lines.contains { $0.contains("resuming from the checkpoint") })
+        #expect(lines.lines.contains { $0.contains("resumed after epoch 8") })
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+        let folder = TrialRunner.folder(of: trial, in: killed)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("checkpoint.h5").path))
+        for file in ["curves.csv", "curves.md", "metrics.json", "complete.json"] {
+            let resumed = try Data(contentsOf: folder.appendingPathComponent(file))
+            let original = try Data(contentsOf: TrialRunner.folder(of: trial, in: reference).appendingPathComponent(file))
+            #expect(resumed == original, "\(file) bit for bit")
+        }
+        let resumedWeights = try Checkpoint(contentsOf: folder.appendingPathComponent("weights.h5"))
+        let originalWeights = try Checkpoint(contentsOf: TrialRunner.folder(of: trial, in: reference).appendingPathComponent("weights.h5"))
+        #expect(resumedWeights.model.map(\.tensor) == originalWeights.model.map(\.tensor))
+        #expect(resumedWeights.metadata["saved_epoch"] == originalWeights.metadata["saved_epoch"])
+    }
+
+    /// Early stopping ends the run after `patience` epochs without improvement and restores the
+    /// best epoch's weights, which curves.md names.
+    @Test func earlyStoppingRestoresTheBestEpoch() throws {
+        let scratch = try TemporaryDirectory(prefix: "early-stopping")
+        var configuration = try Self.plan(scratch: scratch.url).base
+        configuration.training.epochs = 60
+        configuration.training.earlyStopping = EarlyStoppingConfiguration(metric: .validationLoss, patience: 3, minimumDelta: 0.05)
+        let (train, validation) = try Self.windows(configuration)
+        let result = try Trainer(configuration: configuration).fit(train: train, validation: validation, seed: 3)
+        #expect(result.stoppedEarly)
+        #expect(result.history.count == result.savedEpoch + 3, "stops 3 epochs after the best")
+        let losses = result.history.compactMap(\.validationLoss)
+        #expect(losses[result.savedEpoch - 1] <= losses.min().map { $0 + 0.05 } ?? 0)
+        let report = RunReport(seed: 3, history: result.history, metrics: [:], savedEpoch: result.savedEpoch)
+        #expect(report.curvesMarkdown.contains("the saved weights are those after epoch \(result.savedEpoch)"))
+    }
+}
