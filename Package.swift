@@ -52,12 +52,15 @@ let package = Package(
         // Reading a JSON5 manifest: typed values with bounds, unknown keys with spelling
         // suggestions, every problem located at its file, line, column and JSON path.
         .target(name: "ManifestSchema", dependencies: ["JSON5"]),
+        // The model families a manifest can name: each family's settings, builder, description and
+        // ONNX translation in one folder, registered once (ModelRegistry.builtIn).
+        .target(name: "Models", dependencies: ["ManifestSchema", "NeuralNetwork", "ModelExport", "Pose", "Randomness"]),
         // Typed configuration of an experiment, read from a JSON5 manifest.
-        .target(name: "Manifest", dependencies: ["ManifestSchema", "JSON5", "Pose", "Augmentation", "NeuralNetwork"]),
+        .target(name: "Manifest", dependencies: ["ManifestSchema", "Models", "JSON5", "Pose", "Augmentation", "NeuralNetwork"]),
         // Sources, import through the feature cache, splits, windows and the training-data check.
         .target(name: "Dataset", dependencies: ["Manifest", "Pose", "FeatureCache", "Extraction", "Randomness"]),
         // Model construction, the seeded trainer and evaluation (metrics, confusion matrices).
-        .target(name: "Training", dependencies: ["Dataset", "Manifest", "Augmentation", "NeuralNetwork", "Pose", "Randomness"]),
+        .target(name: "Training", dependencies: ["Dataset", "Manifest", "Models", "Augmentation", "NeuralNetwork", "Pose", "Randomness"]),
         // Run files: tables (CSV, Markdown), SVG charts, provenance.
         .target(name: "Reports", dependencies: ["Training", "Dataset", "AtomicFiles", "HDF5", "Video", "NeuralNetwork"]),
         // Sweep plans, trials, launchers, leaderboard, summary and comparison.
@@ -82,6 +85,8 @@ let package = Package(
 
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
+        // Checks every layer and classifier passes: finite-difference gradients, seeded determinism, round trips.
+        .target(name: "NeuralNetworkTestSupport", dependencies: ["NeuralNetwork", "Randomness"], path: "Tests/NeuralNetworkTestSupport"),
         .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork", "FeatureCache", "Sweeps"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "ActionLabTestSupport"]),
@@ -91,22 +96,25 @@ let package = Package(
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "FeatureCache", "Pose", "Video", "ActionLabTestSupport"]),
         .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),
         .testTarget(
-            name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "ActionLabTestSupport", "HDF5", "Randomness"],
+            name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "NeuralNetworkTestSupport", "ActionLabTestSupport", "HDF5", "Randomness"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "RandomnessTests", dependencies: ["Randomness"]),
         .testTarget(name: "AugmentationTests", dependencies: ["Augmentation", "Manifest", "Pose", "Randomness"]),
-        .testTarget(name: "ManifestTests", dependencies: ["Manifest", "ManifestSchema", "Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "ManifestTests", dependencies: ["Manifest", "ManifestSchema", "Models", "NeuralNetwork", "Pose", "ActionLabTestSupport"]),
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Manifest", "Pose", "ActionLabTestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "ActionLabTestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Training", "ActionLabTestSupport"]),
         .testTarget(
             name: "SweepsTests",
-            dependencies: ["Sweeps", "Reports", "Training", "Dataset", "Manifest", "FeatureCache", "HDF5", "NeuralNetwork", "Randomness", "SyntheticData", "ActionLabTestSupport"]),
+            dependencies: ["Sweeps", "Reports", "Training", "Dataset", "Manifest", "Models", "FeatureCache", "HDF5", "NeuralNetwork", "Randomness", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(
             name: "ExportTests",
-            dependencies: ["Export", "Sweeps", "Training", "Dataset", "Manifest", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
+            dependencies: ["Export", "Sweeps", "Training", "Dataset", "Manifest", "Models", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "Randomness", "ActionLabTestSupport"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork"]),
+        .testTarget(
+            name: "ModelsTests",
+            dependencies: ["Models", "Manifest", "ModelExport", "NeuralNetwork", "Pose", "Randomness", "ActionLabTestSupport", "NeuralNetworkTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -59,7 +59,7 @@ public struct ModelExporter {
             switch format {
             case .onnx:
                 guard let exportable = model as? any ONNXExportable else {
-                    throw ExportError.unsupportedModel(kind: artifacts.configuration.model.kind.rawValue, format: "ONNX")
+                    throw ExportError.unsupportedModel(kind: artifacts.configuration.model.kind, format: "ONNX")
                 }
                 let onnx = try ONNXClassifierExporter(producerVersion: Provenance.actionlabVersion).model(
                     of: exportable, window: artifacts.window, graphName: artifacts.configuration.name, metadata: metadata,
@@ -95,7 +95,7 @@ public struct ModelExporter {
             ("joints", jsonArray(layout.joints)),
             ("channels", jsonArray(layout.channels)),
             ("input_shape", "\(artifacts.window)"),
-            ("model", configuration.model.kind.rawValue),
+            ("model", configuration.model.kind),
             ("experiment", configuration.name),
             ("trial", artifacts.folder.id),
             ("seed", "\(artifacts.seed)"),

@@ -75,9 +75,9 @@ public struct TrialArtifacts {
         var unused = SeededGenerator(seed: UInt64(truncatingIfNeeded: seed), purpose: "initialization")
         let model: any Classifier
         do {
-            model = try ModelFactory.make(
-                configuration.model, layout: configuration.features.layout, windowSize: configuration.windows.size,
-                classCount: labels.count, using: &unused)
+            model = try configuration.model.makeClassifier(
+                layout: configuration.features.layout, windowSize: configuration.windows.size, classCount: labels.count,
+                using: &unused)
             try model.load(stateDictionary: checkpoint.model)
         } catch {
             throw ExportError.inconsistentTrial(

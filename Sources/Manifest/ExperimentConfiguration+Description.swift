@@ -57,19 +57,7 @@ extension ExperimentConfiguration {
                 + "\(overlap), \(shortSequences)")
         let steps = augmentation.steps.map(\.kind).joined(separator: ", ")
         lines.append("Augmentation: '\(augmentation.pipeline)'" + (steps.isEmpty ? " (none)" : " (\(steps))"))
-        if model.kind.isGraphModel {
-            let graph = layout.edges.isEmpty ? "identity graph (layout has no edges)" : "skeleton graph of \(Self.count(layout.edges.count, "edge"))"
-            lines.append(
-                "Model: \(model.kind.rawValue.uppercased()) over the \(graph), edge importance \(model.edgeImportance ? "on" : "off"), "
-                    + "dropout \(model.dropout.manifestText)")
-        } else if model.kind == .mlp {
-            lines.append(
-                "Model: MLP over the flattened window, \(Self.count(model.hiddenUnits, "hidden unit")), dropout \(model.dropout.manifestText)")
-        } else {
-            lines.append(
-                "Model: \(model.kind.rawValue.uppercased()), channels \(model.channels), kernel sizes \(model.kernelSizes), "
-                    + "dropout \(model.dropout.manifestText)")
-        }
+        lines.append(model.planDescription(layout: layout))
         if model.normalizeInput {
             lines.append("Input normalization: x, y centred on the neck (else the mean detected joint), scaled by the mean joint distance")
         }

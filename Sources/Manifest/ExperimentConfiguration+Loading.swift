@@ -1,5 +1,6 @@
 import Foundation
 import JSON5
+import Models
 import ManifestSchema
 
 extension ExperimentConfiguration {
@@ -27,22 +28,27 @@ extension ExperimentConfiguration {
     ///   - text: The manifest's JSON5 text.
     ///   - fileName: The name messages give the manifest, such as `experiments/x.json5`.
     ///   - baseDirectory: The directory relative paths are resolved against.
+    ///   - registry: The model families `model.kind` may name (default: ActionLab's own).
     /// - Returns: The configuration with every default filled in and every path absolute.
     /// - Throws: ``JSON5/JSON5Error`` for invalid syntax, or ``ManifestError`` listing every
     ///   problem.
-    public static func parse(text: String, fileName: String, baseDirectory: URL) throws -> ExperimentConfiguration {
+    public static func parse(
+        text: String, fileName: String, baseDirectory: URL, registry: ModelRegistry = .builtIn
+    ) throws -> ExperimentConfiguration {
         let document = try JSON5Value(parsing: text, filePath: fileName)
-        let (configuration, issues) = decode(document, baseDirectory: baseDirectory)
+        let (configuration, issues) = decode(document, baseDirectory: baseDirectory, registry: registry)
         guard let configuration, issues.isEmpty else { throw ManifestError(filePath: fileName, issues: issues) }
         return configuration
     }
 
     /// Decodes a parsed manifest, returning the configuration (nil if the root is not an
     /// object) and every problem found. A `sweep` member is left to ``SweepPlan``.
-    package static func decode(_ document: JSON5Value, baseDirectory: URL) -> (ExperimentConfiguration?, [ManifestIssue]) {
+    package static func decode(
+        _ document: JSON5Value, baseDirectory: URL, registry: ModelRegistry = .builtIn
+    ) -> (ExperimentConfiguration?, [ManifestIssue]) {
         let diagnostics = ManifestDiagnostics(baseDirectory: baseDirectory.standardizedFileURL)
         let root = ManifestNode(value: document, path: .root, diagnostics: diagnostics)
-        let configuration = root.object(ExperimentConfiguration.init(reading:))
+        let configuration = root.object { ExperimentConfiguration(reading: $0, registry: registry) }
         return (configuration, diagnostics.issues)
     }
 

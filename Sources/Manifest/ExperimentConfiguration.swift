@@ -1,5 +1,6 @@
 import Foundation
 import ManifestSchema
+import Models
 import Pose
 
 /// Everything one experiment does, fully resolved from its manifest: data, features, windows,
@@ -62,8 +63,9 @@ extension ExperimentConfiguration {
     private static let nameCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-".unicodeScalars)
 
     /// Reads the top-level manifest object. Features are read before the dataset and windows
-    /// because their frame rate is the default of the sources' and the windows' frame rates.
-    init(reading object: ManifestObjectReader) {
+    /// because their frame rate is the default of the sources' and the windows' frame rates;
+    /// `model.kind` names a family of `registry`.
+    init(reading object: ManifestObjectReader, registry: ModelRegistry) {
         let diagnostics = object.node.diagnostics
         let name = object.required("name", "the experiment's name, used in report folders").flatMap(Self.name(from:))
         var description = ""
@@ -74,7 +76,7 @@ extension ExperimentConfiguration {
         let dataset = object.section("dataset") { DatasetConfiguration(reading: $0, defaultFrameRate: frameRate) }
         let windows = object.section("windows") { WindowConfiguration(reading: $0, defaultFrameRate: frameRate) }
         let augmentation = AugmentationConfiguration(reading: object, layout: features.layout)
-        let model = object.section("model") { ModelConfiguration(reading: $0, layout: features.layout) }
+        let model = object.section("model") { ModelConfiguration(reading: $0, layout: features.layout, registry: registry) }
         let training = object.section("training", TrainingConfiguration.init(reading:))
         if let training, training.earlyStopping != nil, dataset?.validation.strategy == ValidationConfiguration.Strategy.none {
             object.member("training")?.report(

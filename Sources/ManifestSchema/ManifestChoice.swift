@@ -3,10 +3,3 @@
 /// Conforming enums get reading, "unknown value" messages listing the allowed values, and
 /// "did you mean" suggestions for free from ``ManifestNode/choice(_:)``.
 package protocol ManifestChoice: RawRepresentable, CaseIterable where RawValue == String {}
-
-extension ManifestChoice {
-    /// The allowed values in declaration order, quoted and comma-separated.
-    static var allowedValues: String {
-        allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-    }
-}

@@ -88,13 +88,20 @@ package struct ManifestNode {
 
     /// The value as one of a fixed set of strings.
     package func choice<Choice: ManifestChoice>(_ type: Choice.Type) -> Choice? {
+        choice(among: Choice.allCases.map(\.rawValue)).flatMap(Choice.init(rawValue:))
+    }
+
+    /// The value as one of `names` (a set known only at run time, such as the registered model
+    /// families), reporting an unknown value with the allowed ones and the nearest as a suggestion.
+    package func choice(among names: [String]) -> String? {
         guard let string = string() else { return nil }
-        guard let choice = Choice(rawValue: string) else {
-            let suggestion = SpellingSuggestion.nearest(to: string, in: Choice.allCases.map(\.rawValue))
-            report("unknown value '\(string)'; expected one of \(Choice.allowedValues)" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+        guard names.contains(string) else {
+            let suggestion = SpellingSuggestion.nearest(to: string, in: names)
+            let allowed = names.map { "'\($0)'" }.joined(separator: ", ")
+            report("unknown value '\(string)'; expected one of \(allowed)" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
             return nil
         }
-        return choice
+        return string
     }
 
     // MARK: - Paths

@@ -24,6 +24,7 @@ package final class ManifestObjectReader {
     package let node: ManifestNode
     private let members: [JSON5Member]
     private var knownKeys: [String] = []
+    private var claimedKeys: Set<String> = []
 
     init(node: ManifestNode, members: [JSON5Member]) {
         self.node = node
@@ -37,6 +38,15 @@ package final class ManifestObjectReader {
     package func member(_ key: String) -> ManifestNode? {
         if !knownKeys.contains(key) { knownKeys.append(key) }
         return members.first { $0.key == key }.map { node.child($0.value, at: path($0.key)) }
+    }
+
+    /// The member named `key` if present, taken out of the unknown-key report without becoming
+    /// a key this object suggests: for a key that belongs elsewhere (another model family's),
+    /// which the caller reports itself.
+    package func claim(_ key: String) -> ManifestNode? {
+        guard let member = members.first(where: { $0.key == key }) else { return nil }
+        claimedKeys.insert(key)
+        return node.child(member.value, at: path(key))
     }
 
     /// The member named `key`, reporting it as missing if absent.
@@ -76,7 +86,7 @@ package final class ManifestObjectReader {
 
     /// Reports every key that was not asked for, suggesting the nearest known key.
     func reportUnknownKeys() {
-        for member in members where !knownKeys.contains(member.key) {
+        for member in members where !knownKeys.contains(member.key) && !claimedKeys.contains(member.key) {
             let message: String
             if let suggestion = SpellingSuggestion.nearest(to: member.key, in: knownKeys) {
                 message = "unknown key; did you mean '\(suggestion)'?"

@@ -115,7 +115,7 @@ public struct SweepSummary {
             ("layout", "\(layout.name) (\(layout.channelCount) channels × \(layout.jointCount) joints)"),
             ("window", "\(w.size) frames = \(NumberFormat.fixed(w.actionDuration, digits: 3)) s at \(w.frameRate) fps, stride \(w.stride), padding \(w.padding.rawValue)"),
             ("augmentation", augmentation.pipeline + (augmentation.steps.isEmpty ? "" : " (\(augmentation.steps.map(\.kind).joined(separator: ", ")))")),
-            ("model", "\(m.kind.rawValue), channels \(m.channels), kernel sizes \(m.kernelSizes), dropout \(m.dropout)"),
+            ("model", "\(m.kind): \(m.settingsDescription)"),
             ("training", "\(t.epochs) epochs, batch \(t.batchSize), \(t.optimizer.rawValue) lr \(t.learningRate), weight decay \(t.weightDecay)"),
             ("validation", configuration.dataset.validation.strategy.rawValue),
             ("sequence aggregation", configuration.evaluation.aggregation.rawValue),

@@ -187,7 +187,7 @@ public struct TrialRunner {
             (try? String(decoding: JSONEncoder().encode(values), as: UTF8.self)) ?? ""
         }
         return [
-            "model": configuration.model.kind.rawValue, "labels": json(labels),
+            "model": configuration.model.kind, "labels": json(labels),
             "window_size": "\(configuration.windows.size)", "frame_rate": "\(configuration.windows.frameRate)",
             "layout": layout.name, "joints": json(layout.joints), "channels": json(layout.channels),
             "input_shape": "[\(configuration.windows.size), \(layout.channelCount), \(layout.jointCount)]",

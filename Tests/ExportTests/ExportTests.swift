@@ -4,6 +4,7 @@ import Export
 import FeatureCache
 import Foundation
 import Manifest
+import Models
 import Sweeps
 import SyntheticData
 import Testing
@@ -94,8 +95,10 @@ import Training
             $0.output.directory = scratch.file("reports")
             $0.training.epochs = 4
             $0.training.seeds = [1, 2]
-            $0.model.channels = [16, 16]
-            $0.model.kernelSizes = [5, 3]
+            $0.model.update(TemporalConvolutionalFamily.Settings.self) {
+                $0.channels = [16, 16]
+                $0.kernelSizes = [5, 3]
+            }
         }
         let configuration = plan.base
         let report = try SweepRunner(plan: plan, manifestURL: manifest).run()
@@ -151,8 +154,8 @@ import Training
 
     /// `mlp` and `stgcn-small` trials export to ONNX graphs that onnxruntime evaluates to
     /// ActionLab's probabilities within 1e-5 on the real test windows.
-    @Test(arguments: [ModelConfiguration.Kind.mlp, .stgcnSmall])
-    func otherModelKindsExportToEquivalentONNX(kind: ModelConfiguration.Kind) throws {
+    @Test(arguments: [ModelConfiguration.mlp(hiddenUnits: 32), .stgcn(.stgcnSmall)])
+    func otherModelKindsExportToEquivalentONNX(model: ModelConfiguration) throws {
         let scratch = try TemporaryDirectory()
         _ = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
         let manifest = TestData.packageRoot.appendingPathComponent("experiments/basicmotions.json5")
@@ -161,15 +164,15 @@ import Training
             $0.output.directory = scratch.file("reports")
             $0.training.epochs = 3
             $0.training.seeds = [1]
-            $0.model = ModelConfiguration(kind: kind, hiddenUnits: 32)
+            $0.model = model
         }
         try Self.checkExport(plan: plan, manifest: manifest, scratch: scratch, expectedWindows: 40)
     }
 
     /// A body-pose model with `model.normalizeInput` (centring and scaling inside the model)
     /// exports to ONNX that takes raw keypoints, on SYNTHETIC Vision-18 data.
-    @Test(arguments: [ModelConfiguration.Kind.tcn, .stgcnSmall])
-    func normalizedBodyPoseModelsExportToEquivalentONNX(kind: ModelConfiguration.Kind) throws {
+    @Test(arguments: [ModelConfiguration.tcn(channels: [8], kernelSizes: [3], normalizeInput: true), .stgcn(.stgcnSmall, normalizeInput: true)])
+    func normalizedBodyPoseModelsExportToEquivalentONNX(model: ModelConfiguration) throws {
         let scratch = try TemporaryDirectory()
         let dataset = SyntheticDataset(actions: Array(SyntheticAction.defaultSet.prefix(3)), sequencesPerClass: 8, seed: 2)
         try dataset.write(to: scratch.file("data/synthetic"))
@@ -179,7 +182,7 @@ import Training
             $0.output.directory = scratch.file("reports")
             $0.training.epochs = 2
             $0.training.seeds = [1]
-            $0.model = ModelConfiguration(kind: kind, channels: [8], kernelSizes: [3], normalizeInput: true)
+            $0.model = model
         }
         try Self.checkExport(plan: plan, manifest: manifest, scratch: scratch, expectedWindows: nil, split: "validation")
     }
@@ -213,9 +216,9 @@ import Training
             "\(windows.jointCount)", expectedFile.path, "\(windows.labels.count)",
         ]) as? [String: Any], sourceLocation: sourceLocation)
         let difference = try #require(summary["max_abs_difference"] as? Double, sourceLocation: sourceLocation)
-        #expect(difference <= 1e-5, "\(configuration.model.kind.rawValue): \(summary)", sourceLocation: sourceLocation)
+        #expect(difference <= 1e-5, "\(configuration.model.kind): \(summary)", sourceLocation: sourceLocation)
         if let expectedWindows { #expect(summary["windows"] as? Int == expectedWindows, sourceLocation: sourceLocation) }
-        print("export check (\(configuration.model.kind.rawValue)): \(summary)")
+        print("export check (\(configuration.model.kind)): \(summary)")
     }
 
     static func littleEndianData(_ values: [Float]) -> Data {

@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import Models
 import ManifestSchema
 import Pose
 import Testing
@@ -72,7 +73,7 @@ import Testing
         #expect(configuration.windowSize == 30)
         #expect(abs(configuration.actionDuration - 1.2) <= 1e-12 * 1.2)
 
-        #expect(configuration.model == ModelConfiguration(kind: .tcn, channels: [32, 64], kernelSizes: [5, 3], dropout: 0.25))
+        #expect(configuration.model == .tcn(channels: [32, 64], kernelSizes: [5, 3], dropout: 0.25))
         #expect(configuration.training == TrainingConfiguration(
             epochs: 40, batchSize: 8, optimizer: .sgd, learningRate: 0.01, weightDecay: 1e-4, momentum: 0.8,
             labelSmoothing: 0.1, seeds: [1, 2, 3], threads: 2))
@@ -95,7 +96,7 @@ import Testing
         #expect(configuration.features.cache.path == fixture.path("data/cache"))
         #expect(configuration.windows == WindowConfiguration(size: 60, frameRate: 30, stride: 60, padding: .zero))
         #expect(configuration.actionDuration == 2)
-        #expect(configuration.model == ModelConfiguration(kind: .tcn, channels: [64, 64, 64], kernelSizes: [7, 5, 3], dropout: 0))
+        #expect(configuration.model == .tcn(channels: [64, 64, 64], kernelSizes: [7, 5, 3], dropout: 0))
         #expect(configuration.training == TrainingConfiguration(
             epochs: 100, batchSize: 16, optimizer: .adam, learningRate: 0.001, weightDecay: 0, momentum: 0.9,
             labelSmoothing: 0, seeds: [0], threads: 1))

@@ -1,5 +1,7 @@
 import Foundation
 import Manifest
+import Models
+import NeuralNetwork
 import Testing
 
 /// `model.kind: "stgcn" | "stgcn-small"` in manifests, with `edgeImportance` and the keys that
@@ -11,20 +13,20 @@ import Testing
         fixture = try ManifestFixture()
     }
 
-    @Test(arguments: [("stgcn", ModelConfiguration.Kind.stgcn), ("stgcn-small", .stgcnSmall)])
-    func graphModelKindsDecode(name: String, kind: ModelConfiguration.Kind) throws {
+    @Test(arguments: [("stgcn", SpatialTemporalGraphConvolutionalNetwork.Preset.stgcn), ("stgcn-small", .stgcnSmall)])
+    func graphModelKindsDecode(name: String, preset: SpatialTemporalGraphConvolutionalNetwork.Preset) throws {
         let configuration = try fixture.parse(ManifestFixture.minimal("model: { kind: '\(name)', dropout: 0.5 }"))
-        #expect(configuration.model.kind == kind)
-        #expect(configuration.model.edgeImportance)
+        #expect(configuration.model.kind == name)
+        #expect(configuration.model.settings(as: SpatialTemporalGraphFamily.Settings.self)?.edgeImportance == true)
         #expect(configuration.model.dropout == 0.5)
-        #expect(configuration.model.kind.isGraphModel)
+        #expect(configuration.model == .stgcn(preset, dropout: 0.5))
         #expect(configuration.resolvedJSON().contains("\"kind\": \"\(name)\""))
         #expect(configuration.planDescription().contains("Model: \(name.uppercased()) over the skeleton graph of 17 edges"))
     }
 
     @Test func edgeImportanceCanBeTurnedOff() throws {
         let configuration = try fixture.parse(ManifestFixture.minimal("model: { kind: 'stgcn-small', edgeImportance: false }"))
-        #expect(configuration.model == ModelConfiguration(kind: .stgcnSmall, edgeImportance: false))
+        #expect(configuration.model == .stgcn(.stgcnSmall, edgeImportance: false))
     }
 
     @Test func edgelessLayoutIsDescribedAsIdentityGraph() throws {
@@ -35,11 +37,11 @@ import Testing
 
     @Test(arguments: [
         ("model: { kind: 'stgcn', channels: [8] }", "model.channels",
-         "contradictory values: model.channels applies only to kind 'tcn', but model.kind is 'stgcn', whose channel plan is fixed"),
+         "contradictory values: model.channels applies only to kind 'tcn', but model.kind is 'stgcn'"),
         ("model: { kind: 'stgcn-small', kernelSizes: [3] }", "model.kernelSizes",
-         "contradictory values: model.kernelSizes applies only to kind 'tcn', but model.kind is 'stgcn-small', whose channel plan is fixed"),
+         "contradictory values: model.kernelSizes applies only to kind 'tcn', but model.kind is 'stgcn-small'"),
         ("model: { edgeImportance: true }", "model.edgeImportance",
-         "contradictory values: model.edgeImportance applies only to graph models ('stgcn', 'stgcn-small'), but model.kind is 'tcn'"),
+         "contradictory values: model.edgeImportance applies only to kinds 'stgcn', 'stgcn-small', but model.kind is 'tcn'"),
         ("model: { kind: 'stgcn', edgeImportance: 1 }", "model.edgeImportance", "expected a Boolean, found a number"),
     ])
     func keysThatDoNotApplyAreReported(text: String, path: String, message: String) {

@@ -1,4 +1,5 @@
 import NeuralNetwork
+import NeuralNetworkTestSupport
 import Testing
 
 /// Work split between ``ComputeThreads``: the same function at every thread count, every bit

@@ -1,5 +1,6 @@
 import Foundation
 import NeuralNetwork
+import NeuralNetworkTestSupport
 import Randomness
 import Testing
 

@@ -1,4 +1,5 @@
 import NeuralNetwork
+import NeuralNetworkTestSupport
 import Randomness
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import NeuralNetwork
+import NeuralNetworkTestSupport
 import Testing
 
 /// Learning-rate schedules, gradient clipping, balanced class weights, keypoint normalization

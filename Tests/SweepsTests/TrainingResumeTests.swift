@@ -3,6 +3,7 @@ import Dataset
 import FeatureCache
 import Foundation
 import Manifest
+import Models
 import NeuralNetwork
 import Reports
 import Sweeps
@@ -31,7 +32,7 @@ import Training
             configuration.training.classWeights = .balanced
             configuration.training.earlyStopping = EarlyStoppingConfiguration(metric: .validationLoss, patience: 100)
             configuration.training.restoreBestWeights = true
-            configuration.model = ModelConfiguration(kind: .tcn, channels: [16, 16], kernelSizes: [5, 3], dropout: 0.2)
+            configuration.model = .tcn(channels: [16, 16], kernelSizes: [5, 3], dropout: 0.2)
             configuration.augmentation = AugmentationConfiguration(
                 pipeline: "full", steps: AugmentationConfiguration.builtIn("full", for: configuration.features.layout) ?? [])
         }

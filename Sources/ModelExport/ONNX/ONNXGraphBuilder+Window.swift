@@ -6,7 +6,7 @@ extension ONNXGraphBuilder {
     /// with `perm = [0, 2, 1]`.
     ///
     /// - Returns: The value name of `[1, C·J, T]`.
-    mutating func appendChannelsFirstWindow(poses: String, window: KeypointWindowShape) throws -> String {
+    package mutating func appendChannelsFirstWindow(poses: String, window: KeypointWindowShape) throws -> String {
         let features = Int64(window.channelCount * window.jointCount)
         let shape = try addInitializer("frames.shape", int64s: [1, Int64(window.windowSize), features])
         let frames = addNode("Reshape", inputs: [poses, shape], output: "frames")
@@ -18,7 +18,7 @@ extension ONNXGraphBuilder {
     /// so that initializers stay identical to `weights.h5`.
     ///
     /// - Returns: The value name of the reshaped tensor.
-    mutating func addReshaped(_ name: String, tensor: Tensor, to shape: [Int]) throws -> String {
+    package mutating func addReshaped(_ name: String, tensor: Tensor, to shape: [Int]) throws -> String {
         let value = try addInitializer(name, tensor: tensor)
         let target = try addInitializer(name + ".shape", int64s: shape.map(Int64.init))
         return addNode("Reshape", inputs: [value, target], output: name + ".reshaped")

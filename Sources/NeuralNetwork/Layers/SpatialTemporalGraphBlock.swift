@@ -44,6 +44,13 @@ public final class SpatialTemporalGraphBlock: Layer {
     private let residualPath: ResidualPath
     private let relu = ReLU()
 
+    /// The projection of a `.projection` residual (`residual.convolution`, `residual.batchNorm`
+    /// on `[N, C, T, V]`), nil for the other kinds.
+    public var residualProjection: Sequential? {
+        if case .projection(let projection) = residualPath { return projection }
+        return nil
+    }
+
     /// The residual connection with its layers.
     private enum ResidualPath {
         case none

@@ -138,11 +138,16 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
 
     /// The hyperparameters the network was built with.
     public let configuration: Configuration
-    private let keypointNormalization: KeypointNormalization?
-    private let inputNormalization: BatchNormalization
-    private let blocks: Sequential
-    private let pooling = GlobalAveragePooling()
-    private let classifier: Linear
+    /// Centres and scales x, y on `[N, C·V, T]` (optional).
+    public let keypointNormalization: KeypointNormalization?
+    /// st-gcn's `data_bn` on `[N, C·V, T]`.
+    public let inputNormalization: BatchNormalization
+    /// The blocks on `[N, C, T, V]`, named `0`, `1`, ….
+    public let blocks: Sequential
+    /// The mean over `T` and `V`, `[N, C, T, V] → [N, C]`.
+    public let pooling = GlobalAveragePooling()
+    /// `Linear(channels.last → classCount)`.
+    public let classifier: Linear
     private var inputShapeOfLastForward: [Int] = [0, 0, 0]
 
     /// Builds a network with PyTorch's default initialization drawn from `generator` in

@@ -76,9 +76,9 @@ public struct Trainer: Sendable {
         }
         let seed = UInt64(seed)
         var initialization = SeededGenerator(seed: seed, purpose: "initialization")
-        let model = try ModelFactory.make(
-            configuration.model, layout: configuration.features.layout, windowSize: configuration.windows.size,
-            classCount: train.labels.count, using: &initialization)
+        let model = try configuration.model.makeClassifier(
+            layout: configuration.features.layout, windowSize: configuration.windows.size, classCount: train.labels.count,
+            using: &initialization)
         let optimizer = OptimizerFactory.make(settings)
         let schedule = settings.schedule.schedule(learningRate: settings.learningRate, epochs: settings.epochs)
         let classWeights = try settings.classWeights.map { weighting in

@@ -8,15 +8,17 @@ extension SpatialTemporalGraphBlock: ONNXLayerExportable {
     public func appendONNXNodes(input: String, path: String, to graph: inout ONNXGraphBuilder) throws -> String {
         let spatial = try graphConvolution.appendONNXNodes(input: input, path: path + ".graphConvolution", to: &graph)
         var output = try graph.appendFrameLayers(temporal.layers, input: spatial, path: path + ".temporal")
-        let residualLayers = sublayers.first { $0.name == "residual" }.map { [$0] } ?? []
         switch residual {
         case .none:
             break
         case .identity:
             output = graph.addNode("Add", inputs: [output, input], output: path + ".sum")
         case .projection:
-            let projection = try graph.appendFrameLayers(residualLayers, input: input, path: path)
-            output = graph.addNode("Add", inputs: [output, projection], output: path + ".sum")
+            guard let projection = residualProjection else {
+                throw ONNXExportError.unsupportedLayer(path: path + ".residual", type: "missing projection")
+            }
+            let shortcut = try graph.appendFrameLayers([("residual", projection)], input: input, path: path)
+            output = graph.addNode("Add", inputs: [output, shortcut], output: path + ".sum")
         }
         return graph.addNode("Relu", inputs: [output], output: path)
     }

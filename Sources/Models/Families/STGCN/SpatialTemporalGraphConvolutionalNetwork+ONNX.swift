@@ -1,3 +1,4 @@
+import ModelExport
 import NeuralNetwork
 
 extension SpatialTemporalGraphConvolutionalNetwork: ONNXExportable {
@@ -8,8 +9,12 @@ extension SpatialTemporalGraphConvolutionalNetwork: ONNXExportable {
     /// to the graph layout `[1, C, T, V]`, every block (`SpatialTemporalGraphBlock`), the mean
     /// over `T` and `V` (`GlobalAveragePool → Flatten`) and `Gemm`.
     ///
+    /// The translation follows the network's own layers, and checks that they are all its
+    /// sublayers: a sublayer it does not translate is an error, never skipped.
+    ///
     /// - Throws: ``ONNXExportError/inputShapeMismatch(model:expected:window:)`` unless the window
-    ///   has `C` channels and `V` joints of the network's configuration.
+    ///   has `C` channels and `V` joints of the network's configuration;
+    ///   ``ONNXExportError/unsupportedLayer(path:type:)`` for a sublayer without a translation.
     public func appendONNXNodes(poses: String, window: KeypointWindowShape, to graph: inout ONNXGraphBuilder) throws -> String {
         let (channels, joints) = (configuration.channelCount, configuration.graph.jointCount)
         guard window.channelCount == channels, window.jointCount == joints, window.windowSize > 0 else {
@@ -17,24 +22,20 @@ extension SpatialTemporalGraphConvolutionalNetwork: ONNXExportable {
                 model: "SpatialTemporalGraphConvolutionalNetwork",
                 expected: "\(channels) channels of \(joints) joints and at least one frame", window: window)
         }
-        var value = try graph.appendChannelsFirstWindow(poses: poses, window: window)
-        func layer(_ name: String) -> (any Layer)? { sublayers.first { $0.name == name }?.layer }
-        for name in ["keypointNormalization", "inputNormalization"] {
-            guard let layer = layer(name) else { continue }
-            value = try graph.appendLayers([(name, layer)], input: value, path: "")
+        var translated: [(name: String, layer: any Layer)] = keypointNormalization.map { [("keypointNormalization", $0)] } ?? []
+        translated += [("inputNormalization", inputNormalization), ("blocks", blocks), ("classifier", classifier)]
+        for (name, layer) in sublayers where !translated.contains(where: { $0.name == name && $0.layer === layer }) {
+            throw ONNXExportError.unsupportedLayer(path: name, type: String(describing: type(of: layer)))
         }
+        var value = try graph.appendChannelsFirstWindow(poses: poses, window: window)
+        value = try graph.appendLayers(translated.filter { $0.name != "blocks" && $0.name != "classifier" }, input: value, path: "")
         let split = graph.addNode(
             "Reshape",
             inputs: [value, try graph.addInitializer("graphInput.shape", int64s: [1, Int64(channels), Int64(joints), Int64(window.windowSize)])],
             output: "jointsByFrame")
         value = graph.addNode("Transpose", inputs: [split], output: "graphInput", attributes: [.init("perm", .ints([0, 1, 3, 2]))])
-        if let blocks = layer("blocks") {
-            value = try graph.appendLayers([("blocks", blocks)], input: value, path: "")
-        }
-        value = try GlobalAveragePooling().appendONNXNodes(input: value, path: "pooling", to: &graph)
-        guard let classifier = layer("classifier") else {
-            throw ONNXExportError.unsupportedLayer(path: "classifier", type: "missing")
-        }
+        value = try graph.appendLayers([("blocks", blocks)], input: value, path: "")
+        value = try pooling.appendONNXNodes(input: value, path: "pooling", to: &graph)
         return try graph.appendLayers([("classifier", classifier)], input: value, path: "")
     }
 }

@@ -3,12 +3,12 @@ import Randomness
 import Testing
 
 /// Whether `a` and `b` agree within `absolute + relative · max(|a|, |b|)`.
-func isClose(_ a: Double, _ b: Double, relative: Double = 1e-5, absolute: Double = 1e-6) -> Bool {
+public func isClose(_ a: Double, _ b: Double, relative: Double = 1e-5, absolute: Double = 1e-6) -> Bool {
     abs(a - b) <= absolute + relative * max(abs(a), abs(b))
 }
 
 /// Expects element-wise agreement of two arrays within the stated tolerance.
-func expectClose(
+public func expectClose(
     _ actual: [Float], _ expected: [Float], relative: Double = 1e-5, absolute: Double = 1e-6,
     _ what: String = "", sourceLocation: SourceLocation = #_sourceLocation
 ) {
@@ -21,7 +21,7 @@ func expectClose(
 
 /// A tensor of uniform values in `[-1, 1)`, or with magnitudes in `[margin, 1 + margin)` when
 /// `margin > 0` (keeps inputs away from ReLU's kink at 0 for finite differences).
-func randomTensor(_ shape: [Int], seed: UInt64, margin: Float = 0) -> Tensor {
+public func randomTensor(_ shape: [Int], seed: UInt64, margin: Float = 0) -> Tensor {
     var generator = SeededGenerator(seed: seed, purpose: "test-tensor")
     var tensor = Tensor(zeros: shape)
     for i in 0..<tensor.count {
@@ -37,9 +37,11 @@ func randomTensor(_ shape: [Int], seed: UInt64, margin: Float = 0) -> Tensor {
 /// The scalar loss is `L = Σ y ⊙ r` with a fixed random `r`, so ∂L/∂y = r. The analytical
 /// gradients from one `backward(r)` are compared with `(L(θ + ε) − L(θ − ε)) / 2ε`, `L` summed in
 /// `Double` from the `Float` outputs. `prepare` runs before every forward (e.g. to reseed dropout).
-func checkGradients(
+/// For large models, `inputIndices` and `entriesPerParameter` check an evenly spaced sample of
+/// the input's and of each checked parameter's entries instead of all of them.
+public func checkGradients(
     of layer: some Layer, input: Tensor, training: Bool = true,
-    parameterIndices: [Int]? = nil, epsilon: Float = 1e-2,
+    parameterIndices: [Int]? = nil, inputIndices: [Int]? = nil, entriesPerParameter: Int? = nil, epsilon: Float = 1e-2,
     relative: Double = 1e-2, absolute: Double = 2e-3,
     prepare: () -> Void = {},
     sourceLocation: SourceLocation = #_sourceLocation
@@ -62,7 +64,7 @@ func checkGradients(
         #expect(isClose(Double(analytical), numerical, relative: relative, absolute: absolute),
                 "\(what): analytical \(analytical) vs numerical \(numerical)", sourceLocation: sourceLocation)
     }
-    for i in 0..<input.count {
+    for i in inputIndices ?? Array(0..<input.count) {
         var plus = input, minus = input
         plus.values[i] += epsilon
         minus.values[i] -= epsilon
@@ -71,7 +73,9 @@ func checkGradients(
     let parameters = layer.parameters
     for p in parameterIndices ?? Array(parameters.indices) {
         let parameter = parameters[p]
-        for i in 0..<parameter.value.count {
+        let count = parameter.value.count
+        let entries = entriesPerParameter.map { sample in (0..<min(sample, count)).map { $0 * count / min(sample, count) } }
+        for i in entries ?? Array(0..<count) {
             let original = parameter.value.values[i]
             parameter.value.values[i] = original + epsilon
             let lossPlus = loss(input)

@@ -1,3 +1,4 @@
+import ModelExport
 import NeuralNetwork
 
 extension TemporalConvolutionalNetwork: ONNXExportable {

@@ -1,4 +1,5 @@
 import ModelExport
+import Models
 import NeuralNetwork
 import Testing
 

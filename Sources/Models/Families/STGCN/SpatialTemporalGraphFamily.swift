@@ -1,0 +1,85 @@
+import ManifestSchema
+import NeuralNetwork
+import Randomness
+
+/// The `stgcn` and `stgcn-small` families: ST-GCN (Yan, Xiong & Lin, AAAI 2018) over the
+/// layout's skeleton graph (``SpatialTemporalGraphConvolutionalNetwork``), with the channel plan
+/// of a preset and temporal kernel 9.
+public struct SpatialTemporalGraphFamily: ModelFamily {
+    /// The ST-GCN settings besides the preset's channel plan.
+    public struct Settings: ModelSettings {
+        /// Whether the network learns an importance weight for every edge of its graph
+        /// (st-gcn's `edge_importance_weighting`).
+        public var edgeImportance: Bool
+
+        /// Creates ST-GCN settings.
+        public init(edgeImportance: Bool) {
+            self.edgeImportance = edgeImportance
+        }
+
+        /// The defaults: edge importance on, as in st-gcn's published models.
+        public init() { self.init(edgeImportance: true) }
+    }
+
+    /// The channel plan.
+    public let preset: SpatialTemporalGraphConvolutionalNetwork.Preset
+
+    /// The family of one preset.
+    public init(preset: SpatialTemporalGraphConvolutionalNetwork.Preset) {
+        self.preset = preset
+    }
+
+    public var name: String { preset.rawValue }
+
+    public var summary: String {
+        switch preset {
+        case .stgcn: "ST-GCN (Yan et al., AAAI 2018) with st-gcn's nine blocks of 64 to 256 channels over the layout's skeleton graph"
+        case .stgcnSmall: "ST-GCN with six blocks of 32 to 128 channels, for small data sets and fast sweeps"
+        }
+    }
+
+    public var settingKeys: [String] { ["edgeImportance"] }
+
+    package func read(_ object: ManifestObjectReader, into settings: inout Settings) {
+        object.read("edgeImportance", into: &settings.edgeImportance) { $0.bool() }
+    }
+
+    public func makeClassifier(_ settings: Settings, for input: ModelInput, using generator: inout SeededGenerator) throws -> any Classifier {
+        try SpatialTemporalGraphConvolutionalNetwork(
+            configuration: .init(
+                channelCount: input.layout.channelCount, graph: input.layout.spatialGraph, classCount: input.classCount,
+                blocks: preset.blocks, edgeImportance: settings.edgeImportance, dropout: Float(input.dropout),
+                keypointNormalization: input.keypointNormalization),
+            using: &generator)
+    }
+
+    public func planDescription(_ settings: Settings, for input: ModelInput) -> String {
+        let edges = input.layout.edges.count
+        let graph = edges == 0 ? "identity graph (layout has no edges)" : "skeleton graph of \(edges) edge\(edges == 1 ? "" : "s")"
+        return "\(name.uppercased()) over the \(graph), edge importance \(settings.edgeImportance ? "on" : "off")"
+    }
+
+    public func settingsDescription(_ settings: Settings) -> String {
+        let channels = preset.blocks.map(\.channels)
+        return "\(preset.blocks.count) blocks of \(channels.min() ?? 0) to \(channels.max() ?? 0) channels, "
+            + "edge importance \(settings.edgeImportance ? "on" : "off")"
+    }
+}
+
+extension ModelConfiguration {
+    /// An ST-GCN model.
+    ///
+    /// - Parameters:
+    ///   - preset: The channel plan (`stgcn` or `stgcn-small`).
+    ///   - edgeImportance: Whether to learn edge importance weights.
+    ///   - dropout: Dropout at the end of each block's temporal part, in [0, 1).
+    ///   - normalizeInput: Whether to normalize keypoints inside the model.
+    public static func stgcn(
+        _ preset: SpatialTemporalGraphConvolutionalNetwork.Preset = .stgcn, edgeImportance: Bool = true, dropout: Double = 0,
+        normalizeInput: Bool = false
+    ) -> ModelConfiguration {
+        ModelConfiguration(
+            SpatialTemporalGraphFamily(preset: preset), .init(edgeImportance: edgeImportance), dropout: dropout,
+            normalizeInput: normalizeInput)
+    }
+}

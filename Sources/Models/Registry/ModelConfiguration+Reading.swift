@@ -1,0 +1,42 @@
+import ManifestSchema
+import Pose
+
+extension ModelConfiguration {
+    /// Reads the manifest's `model` object: `kind` chooses a family of `registry`, which reads
+    /// its own keys; `dropout` and `normalizeInput` are shared.
+    ///
+    /// A key that belongs only to other registered families is reported as a contradiction
+    /// naming the kinds it applies to; any other key not asked for is reported as unknown.
+    ///
+    /// - Parameters:
+    ///   - object: The `model` object.
+    ///   - layout: The skeleton layout (`features.layout`); `normalizeInput` needs x, y and confidence.
+    ///   - registry: The families `kind` may name.
+    package init(reading object: ManifestObjectReader, layout: SkeletonLayout, registry: ModelRegistry) {
+        self.init()
+        var kindName = family.name
+        let kindOutcome = object.read("kind", into: &kindName) { $0.choice(among: registry.names) }
+        object.read("dropout", into: &dropout) { $0.double(.unitInterval) }
+        object.read("normalizeInput", into: &normalizeInput) { $0.bool() }
+        if normalizeInput && !layout.isImagePose {
+            object.member("normalizeInput")?.report(
+                "contradictory values: \(object.path("normalizeInput")) needs a body-pose layout with channels x, y and "
+                    + "confidence, but layout '\(layout.name)' has \(layout.channels)")
+        }
+        let otherKeys = Set(registry.families.flatMap(\.settingKeys))
+        guard kindOutcome != .invalid, let chosen = registry.family(named: kindName) else {
+            // Without a valid kind no key can be judged: none is reported.
+            for key in otherKeys { _ = object.claim(key) }
+            return
+        }
+        family = chosen
+        settings = chosen.read(object, into: chosen.defaultSettings())
+        for key in otherKeys.subtracting(chosen.settingKeys).sorted() {
+            guard let member = object.claim(key) else { continue }
+            let kinds = registry.families.filter { $0.settingKeys.contains(key) }.map { "'\($0.name)'" }
+            member.report(
+                "contradictory values: \(object.path(key)) applies only to kind\(kinds.count == 1 ? "" : "s") "
+                    + "\(kinds.joined(separator: ", ")), but \(object.path("kind")) is '\(chosen.name)'")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import ManifestSchema
+import NeuralNetwork
+import Randomness
+
+/// A ``ModelFamily`` with its settings type erased, as the registry and ``ModelConfiguration``
+/// hold it; equal when the names are.
+public struct RegisteredModelFamily: Sendable, Hashable, CustomStringConvertible {
+    /// The family's `model.kind` name.
+    public let name: String
+    /// The family's one-line summary.
+    public let summary: String
+    /// The family's manifest keys.
+    public let settingKeys: [String]
+
+    let defaultSettings: @Sendable () -> any ModelSettings
+    private let readSettings: @Sendable (ManifestObjectReader, any ModelSettings) -> any ModelSettings
+    private let decodeSettings: @Sendable (Decoder) throws -> any ModelSettings
+    private let build: @Sendable (any ModelSettings, ModelInput, inout SeededGenerator) throws -> any Classifier
+    private let describePlan: @Sendable (any ModelSettings, ModelInput) -> String
+    private let describeSettings: @Sendable (any ModelSettings) -> String
+
+    /// Erases `family`'s settings type.
+    package init<Family: ModelFamily>(_ family: Family) {
+        name = family.name
+        summary = family.summary
+        settingKeys = family.settingKeys
+        defaultSettings = { Family.Settings() }
+        readSettings = { object, settings in
+            var typed = settings as? Family.Settings ?? Family.Settings()
+            family.read(object, into: &typed)
+            return typed
+        }
+        decodeSettings = { decoder in try Family.Settings(from: decoder) }
+        build = { settings, input, generator in
+            guard let typed = settings as? Family.Settings else {
+                throw ModelRegistryError.settingsMismatch(family: family.name, settings: String(describing: type(of: settings)))
+            }
+            return try family.makeClassifier(typed, for: input, using: &generator)
+        }
+        describePlan = { settings, input in family.planDescription(settings as? Family.Settings ?? Family.Settings(), for: input) }
+        describeSettings = { settings in family.settingsDescription(settings as? Family.Settings ?? Family.Settings()) }
+    }
+
+    public var description: String { name }
+
+    public static func == (lhs: RegisteredModelFamily, rhs: RegisteredModelFamily) -> Bool { lhs.name == rhs.name }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    func read(_ object: ManifestObjectReader, into settings: any ModelSettings) -> any ModelSettings {
+        readSettings(object, settings)
+    }
+
+    func decode(from decoder: Decoder) throws -> any ModelSettings { try decodeSettings(decoder) }
+
+    func makeClassifier(_ settings: any ModelSettings, for input: ModelInput, using generator: inout SeededGenerator) throws -> any Classifier {
+        try build(settings, input, &generator)
+    }
+
+    func planDescription(_ settings: any ModelSettings, for input: ModelInput) -> String { describePlan(settings, input) }
+
+    func settingsDescription(_ settings: any ModelSettings) -> String { describeSettings(settings) }
+}

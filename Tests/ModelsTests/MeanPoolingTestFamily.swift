@@ -1,0 +1,68 @@
+import ManifestSchema
+import ModelExport
+import Models
+import NeuralNetwork
+import Randomness
+
+/// A model family that exists only in the tests, to show that registering a family is all it
+/// takes to get the shared checks (``ModelFamilyChecks``) and manifest reading: `mean-pooling`,
+/// the mean of every keypoint value over the window followed by one linear layer.
+struct MeanPoolingTestFamily: ModelFamily {
+    struct Settings: ModelSettings {
+        var bias: Bool
+
+        init(bias: Bool) { self.bias = bias }
+        init() { self.init(bias: true) }
+    }
+
+    var name: String { "mean-pooling" }
+    var summary: String { "mean over the window, then a linear layer (test family)" }
+    var settingKeys: [String] { ["bias"] }
+
+    func read(_ object: ManifestObjectReader, into settings: inout Settings) {
+        object.read("bias", into: &settings.bias) { $0.bool() }
+    }
+
+    func makeClassifier(_ settings: Settings, for input: ModelInput, using generator: inout SeededGenerator) throws -> any Classifier {
+        MeanPoolingClassifier(
+            channelCount: input.layout.channelCount, jointCount: input.layout.jointCount, classCount: input.classCount,
+            bias: settings.bias, using: &generator)
+    }
+
+    func planDescription(_ settings: Settings, for input: ModelInput) -> String {
+        "mean pooling, " + settingsDescription(settings)
+    }
+
+    func settingsDescription(_ settings: Settings) -> String { "bias \(settings.bias ? "on" : "off")" }
+}
+
+/// `[N, C·J, T] → mean over T → Linear(C·J → K)`.
+final class MeanPoolingClassifier: Classifier, ONNXExportable {
+    let channelCount: Int
+    let jointCount: Int
+    let pooling = GlobalAveragePooling()
+    let classifier: Linear
+
+    init(channelCount: Int, jointCount: Int, classCount: Int, bias: Bool, using generator: inout SeededGenerator) {
+        self.channelCount = channelCount
+        self.jointCount = jointCount
+        classifier = Linear(inputs: channelCount * jointCount, outputs: classCount, bias: bias, using: &generator)
+    }
+
+    var classCount: Int { classifier.outputs }
+    var inputShape: [Int?] { [channelCount * jointCount, nil] }
+    var sublayers: [(name: String, layer: any Layer)] { [("pooling", pooling), ("classifier", classifier)] }
+
+    func forward(_ x: Tensor, training: Bool) -> Tensor {
+        classifier.forward(pooling.forward(x, training: training), training: training)
+    }
+
+    func backward(_ gradOutput: Tensor) -> Tensor {
+        pooling.backward(classifier.backward(gradOutput))
+    }
+
+    func appendONNXNodes(poses: String, window: KeypointWindowShape, to graph: inout ONNXGraphBuilder) throws -> String {
+        let channelsFirst = try graph.appendChannelsFirstWindow(poses: poses, window: window)
+        return try graph.appendLayers(sublayers, input: channelsFirst, path: "")
+    }
+}

@@ -1,0 +1,152 @@
+import ActionLabTestSupport
+import Foundation
+import ModelExport
+import Models
+import NeuralNetwork
+import NeuralNetworkTestSupport
+import Pose
+import Randomness
+import Testing
+
+/// The checks every registered model family passes, run over every family of
+/// ``ModelFamilyChecks/registry`` — ActionLab's built-in families and presets, and the test-only
+/// ``MeanPoolingTestFamily`` — as scikit-learn's `parametrize_with_checks` runs over every
+/// estimator. A new family gets every check by being registered; none is written for it by hand.
+@Suite struct ModelFamilyChecks {
+    /// ActionLab's families plus the test family.
+    static let registry: ModelRegistry = {
+        do {
+            return try ModelRegistry.builtIn.registering(MeanPoolingTestFamily())
+        } catch {
+            Issue.record("cannot register the test family: \(error)")
+            return .builtIn
+        }
+    }()
+
+    /// Vision-18 body pose (3 channels, 18 joints, 17 edges), as Create ML's model input.
+    static let layout = SkeletonLayout.vision18
+    static let (batch, frames, classes) = (3, 8, 3)
+
+    static func configuration(_ family: RegisteredModelFamily, dropout: Double = 0, normalizeInput: Bool = false) -> ModelConfiguration {
+        ModelConfiguration(family, dropout: dropout, normalizeInput: normalizeInput)
+    }
+
+    static func model(_ configuration: ModelConfiguration, seed: UInt64) throws -> any Classifier {
+        var generator = SeededGenerator(seed: seed, purpose: "initialization")
+        return try configuration.makeClassifier(layout: layout, windowSize: frames, classCount: classes, using: &generator)
+    }
+
+    /// Windows `[N, C·J, T]` of keypoint-like values in [0, 1), the trainer's layout.
+    static func input(seed: UInt64) -> Tensor {
+        var tensor = randomTensor([batch, layout.channelCount * layout.jointCount, frames], seed: seed)
+        tensor = tensor.map { 0.5 * $0 + 0.5 }
+        return tensor
+    }
+
+    @Test func registryHoldsTheBuiltInFamiliesAndTheTestFamily() {
+        #expect(Self.registry.names == ["tcn", "stgcn", "stgcn-small", "mlp", "mean-pooling"])
+    }
+
+    /// Output shape `[N, classes]`, bit-identical state for one seed and different for another
+    /// after three training steps, and a state-dictionary round trip reproducing the outputs.
+    @Test(arguments: registry.families)
+    func classifierCheck(_ family: RegisteredModelFamily) throws {
+        let configuration = Self.configuration(family, dropout: 0.1)
+        try checkClassifier({ try Self.model(configuration, seed: $0) }, input: Self.input(seed: 1), labels: [0, 1, 2])
+    }
+
+    /// The in-model keypoint normalization builds into every family and keeps the output shape.
+    @Test(arguments: registry.families)
+    func normalizedInputKeepsTheInterface(_ family: RegisteredModelFamily) throws {
+        let model = try Self.model(Self.configuration(family, normalizeInput: true), seed: 3)
+        let logits = model.forward(Self.input(seed: 4), training: false)
+        #expect(logits.shape == [Self.batch, Self.classes])
+        #expect(logits.values.allSatisfy { $0.isFinite })
+    }
+
+    /// Analytical gradients of the input and of a sample of the first, a middle and the last
+    /// parameter tensor against central differences, in evaluation mode.
+    @Test(arguments: registry.families)
+    func gradientsMatchFiniteDifferences(_ family: RegisteredModelFamily) throws {
+        let model = try Self.model(Self.configuration(family), seed: 5)
+        let input = Self.input(seed: 6)
+        let parameters = model.parameters.count
+        let checked = Array(Set([0, parameters / 2, parameters - 1])).sorted()
+        let inputSample = stride(from: 0, to: input.count, by: max(1, input.count / 24)).map { $0 }
+        checkGradients(
+            of: model, input: input, training: false, parameterIndices: checked, inputIndices: inputSample,
+            entriesPerParameter: 6, epsilon: 1e-3, relative: 2e-2, absolute: 3e-3)
+    }
+
+    /// The exported ONNX model (Create ML's interface: `poses [T, C, J]` → `labelProbabilities`)
+    /// passes onnx's checker and gives onnxruntime's probabilities equal to ActionLab's within 1e-5.
+    @Test(arguments: registry.families)
+    func onnxExportMatchesOnnxruntime(_ family: RegisteredModelFamily) throws {
+        let model = try Self.model(Self.configuration(family, normalizeInput: true), seed: 7)
+        let exportable = try #require(model as? any ONNXExportable, "\(family.name) has no ONNX translation")
+        let (channels, joints, frames) = (Self.layout.channelCount, Self.layout.jointCount, Self.frames)
+        let window = KeypointWindowShape(windowSize: frames, channelCount: channels, jointCount: joints)
+        let onnx = try ONNXClassifierExporter(producerVersion: "test").model(
+            of: exportable, window: window, graphName: family.name, metadata: [("labels", "a,b,c")])
+
+        let input = Self.input(seed: 8)
+        let logits = model.forward(input, training: false)
+        var expected: [Float] = []
+        var windows: [Float] = []
+        for n in 0..<Self.batch {
+            let row = logits.values[(n * Self.classes)..<((n + 1) * Self.classes)]
+            let top = row.max() ?? 0
+            let exponentials = row.map { Foundation.exp(Double($0 - top)) }
+            let total = exponentials.reduce(0, +)
+            expected += exponentials.map { Float($0 / total) }
+            // [C·J, T] with feature c·J + j → one window [T, C, J].
+            for t in 0..<frames {
+                for feature in 0..<(channels * joints) {
+                    windows.append(input.values[(n * channels * joints + feature) * frames + t])
+                }
+            }
+        }
+        let scratch = try TemporaryDirectory(prefix: "model-family-onnx")
+        try onnx.serializedData().write(to: scratch.file("model.onnx"))
+        try littleEndian(windows).write(to: scratch.file("windows.f32"))
+        guard try PythonOracle.requireModules(["numpy", "onnx", "onnxruntime"]) else { return }
+        let result = try #require(try PythonOracle.json(
+            """
+            import json, sys
+            import numpy as np, onnx, onnxruntime
+            path, windows, n, t, c, j = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:7])
+            onnx.checker.check_model(onnx.load(path), full_check=True)
+            session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
+            data = np.fromfile(windows, dtype="<f4").reshape(n, t, c, j)
+            print(json.dumps([session.run(None, {"poses": w})[0].tolist() for w in data]))
+            """,
+            arguments: [scratch.file("model.onnx").path, scratch.file("windows.f32").path, "\(Self.batch)", "\(frames)", "\(channels)", "\(joints)"])
+            as? [[Double]])
+        let actual = result.flatMap { $0 }
+        #expect(actual.count == expected.count)
+        let difference = zip(actual, expected).map { abs($0 - Double($1)) }.max() ?? .infinity
+        #expect(difference <= 1e-5, "\(family.name): onnxruntime differs by \(difference)")
+    }
+
+    /// A manifest naming the family reads into its configuration, and `resolved.json`'s form
+    /// decodes back to the same configuration.
+    @Test(arguments: registry.families)
+    func manifestFormRoundTrips(_ family: RegisteredModelFamily) throws {
+        let configuration = Self.configuration(family, dropout: 0.25)
+        let encoder = JSONEncoder()
+        let data = try encoder.encode(configuration)
+        let decoder = JSONDecoder()
+        if let key = ModelRegistry.userInfoKey { decoder.userInfo[key] = Self.registry }
+        let decoded = try decoder.decode(ModelConfiguration.self, from: data)
+        #expect(decoded == configuration)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"kind\":\"\(family.name)\""))
+        for key in family.settingKeys { #expect(text.contains("\"\(key)\":"), "\(family.name) does not write \(key)") }
+    }
+
+    private func littleEndian(_ values: [Float]) -> Data {
+        var data = Data(capacity: 4 * values.count)
+        for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        return data
+    }
+}
