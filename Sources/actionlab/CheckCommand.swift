@@ -7,13 +7,23 @@ import Reports
 /// `actionlab check MANIFEST [--output DIR]`: Create ML's training-data checklist for the
 /// manifest's videos, written as `check.md`, `videos.csv` and `labels.csv` (each atomically) to
 /// DIR, by default `<output.directory>/<name>/check/`. Prints the Markdown report's path.
-enum CheckCommand {
+enum CheckCommand: Subcommand {
+    static let manifest = PositionalArgument("MANIFEST", help: "the experiment manifest whose videos are checked")
+    static let output = CommandOption.text(
+        "output", valueName: "DIR", help: "the folder to write into (default: <output.directory>/<name>/check)")
+
+    static let specification = CommandSpecification(
+        name: "check",
+        abstract: "Create ML's training-data checklist of the videos (extracting what the cache lacks), written as "
+            + "DIR/check.md, videos.csv and labels.csv; print the path of check.md",
+        arguments: [manifest], options: [output])
+
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
-        Console.exitStatus {
-            let parsed = try CommandLineArguments(arguments, valueOptions: ["output"])
-            let plan = try ValidateCommand.loadPlan(URL(fileURLWithPath: try parsed.singlePositional("MANIFEST")))
+        Console.exitStatus(specification) {
+            let parsed = try CommandLineArguments(arguments, for: specification)
+            let plan = try ValidateCommand.loadPlan(URL(fileURLWithPath: try parsed.value(of: manifest)))
             let configuration = plan.base
-            let folder = parsed.options["output"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let folder = try parsed.value(of: output).map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? configuration.output.directory.appendingPathComponent(configuration.name).appendingPathComponent("check")
             let cache = try FeatureCache(directory: configuration.features.cache)
             Console.progress("checking the videos of \(configuration.name) (extracting what the cache lacks)")

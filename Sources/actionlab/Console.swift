@@ -25,14 +25,15 @@ enum Console {
         return FileManager.default.isExecutableFile(atPath: path) ? URL(fileURLWithPath: path) : nil
     }
 
-    /// Runs a subcommand body, turning errors into messages and exit statuses.
-    static func exitStatus(_ body: () throws -> Void) -> Int32 {
+    /// Runs a subcommand body, turning errors into messages and exit statuses: 2 for a
+    /// `UsageError` (with a pointer to the command's help), 1 for any other error.
+    static func exitStatus(_ command: CommandSpecification, _ body: () throws -> Void) -> Int32 {
         do {
             try body()
             return 0
         } catch let usage as UsageError {
             error("error: \(usage.description)")
-            error("run 'actionlab --help' for usage")
+            error("run 'actionlab \(command.name) --help' for usage")
             return 2
         } catch {
             Console.error("error: \(error)")

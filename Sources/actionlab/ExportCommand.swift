@@ -1,20 +1,37 @@
 import Export
 import Foundation
 
-/// `actionlab export DIR [--trial ID] [--format onnx,safetensors,h5] --output OUTDIR`: exports the
+/// `actionlab export DIR --output OUTDIR [--trial ID] [--format onnx,safetensors,h5]`: exports the
 /// best trial of a report (or the trial folder given, or the one named with `--trial`) and
 /// prints the export folder on standard output.
-enum ExportCommand {
+enum ExportCommand: Subcommand {
+    static let report = PositionalArgument(
+        "DIR", help: "a sweep folder, whose best trial is exported (or the one named with --trial), or a trial folder")
+    static let output = CommandOption.text(
+        "output", valueName: "OUTDIR", help: "the folder to write the exported model into", isRequired: true)
+    static let trial = CommandOption.text(
+        "trial", valueName: "ID", help: "export this trial of the sweep folder instead of the best one")
+    static let format = CommandOption.commaList(
+        "format", valueName: ExportFormat.allCases.map(\.rawValue).joined(separator: ","),
+        help: "the formats to write, comma-separated (default: all): "
+            + ExportFormat.allCases.map { "\($0.rawValue) (\($0.fileName))" }.joined(separator: ", ")
+            + "; \(ModelExporter.modelCardName) is always written")
+
+    static let specification = CommandSpecification(
+        name: "export",
+        abstract: "export the best trial of a sweep folder (the best configuration of its leaderboard, then its seed "
+            + "with the highest validation accuracy), or the trial folder DIR, with a model card: "
+            + (ExportFormat.allCases.map(\.fileName) + [ModelExporter.modelCardName]).joined(separator: ", ")
+            + "; print the export folder",
+        arguments: [report], options: [output, trial, format])
+
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
-        Console.exitStatus {
-            let parsed = try CommandLineArguments(arguments, valueOptions: ["trial", "format", "output"])
-            let directory = URL(fileURLWithPath: try parsed.singlePositional("DIR"), isDirectory: true)
-            guard let outputPath = parsed.options["output"] else {
-                throw UsageError("missing --output OUTDIR, the folder to write the exported model into")
-            }
-            let formats = try parsed.options["format"].map(ExportFormat.parseList) ?? Set(ExportFormat.allCases)
-            let output = URL(fileURLWithPath: outputPath, isDirectory: true)
-            let result = try ModelExporter(formats: formats).export(from: directory, trialID: parsed.options["trial"], to: output)
+        Console.exitStatus(specification) {
+            let parsed = try CommandLineArguments(arguments, for: specification)
+            let directory = URL(fileURLWithPath: try parsed.value(of: report), isDirectory: true)
+            let output = URL(fileURLWithPath: try parsed.required(output), isDirectory: true)
+            let formats = try parsed.value(of: format).map(ExportFormat.parseList) ?? Set(ExportFormat.allCases)
+            let result = try ModelExporter(formats: formats).export(from: directory, trialID: parsed.value(of: trial), to: output)
             let chosen = result.selection.chosen
             Console.progress("exported \(chosen.folder.id) (\(result.selection.rule)): "
                 + result.files.map(\.lastPathComponent).joined(separator: ", "))

@@ -5,12 +5,24 @@ import Foundation
 /// `actionlab extract MANIFEST`: extracts the poses of every video the manifest names (all
 /// splits and grid cells) into the feature cache, with progress, then prints a summary; exit
 /// status 1 if any video failed (after extracting the others).
-enum ExtractCommand {
+enum ExtractCommand: Subcommand {
+    static let manifest = PositionalArgument("MANIFEST", help: "the experiment manifest whose video sources are extracted")
+
+    static let specification = CommandSpecification(
+        name: "extract",
+        abstract: "extract the poses of every video source (all splits and grid cells) into the feature cache, then "
+            + "print the cache hits, new extractions and failures; exit status 1 if a video failed (after extracting the rest)",
+        discussion: [
+            "Progress goes to standard error: a progress bar on a terminal (videos done/total, frames/s, ETA), one "
+                + "line per video otherwise. A cache entry that cannot be read is set aside and extracted again.",
+        ],
+        arguments: [manifest])
+
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         var failed = false
-        let status = Console.exitStatus {
-            let parsed = try CommandLineArguments(arguments, valueOptions: [])
-            let plan = try ValidateCommand.loadPlan(URL(fileURLWithPath: try parsed.singlePositional("MANIFEST")))
+        let status = Console.exitStatus(specification) {
+            let parsed = try CommandLineArguments(arguments, for: specification)
+            let plan = try ValidateCommand.loadPlan(URL(fileURLWithPath: try parsed.value(of: manifest)))
             let cache = try FeatureCache(directory: plan.base.features.cache) { url, error in
                 Console.progress("warning: \(url.path) was unreadable and was set aside; extracting again (\(error))")
             }

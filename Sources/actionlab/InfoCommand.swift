@@ -4,11 +4,15 @@ import Reports
 
 /// `actionlab info`: prints the versions, the machine and the OpenBLAS kernel this process runs
 /// and how it was chosen, as `key: value` lines, the same facts `provenance.json` records.
-enum InfoCommand {
+enum InfoCommand: Subcommand {
+    static let specification = CommandSpecification(
+        name: "info",
+        abstract: "print versions, the CPU and the OpenBLAS kernel in use and how it was chosen, as `key: value` lines "
+            + "(the facts provenance.json records)")
+
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
-        Console.exitStatus {
-            let parsed = try CommandLineArguments(arguments, valueOptions: [])
-            guard parsed.positionals.isEmpty else { throw UsageError("info takes no arguments") }
+        Console.exitStatus(specification) {
+            _ = try CommandLineArguments(arguments, for: specification)
             let openblas = Provenance.OpenBLASInfo.current
             let host = Provenance.hostFacts
             let lines = [

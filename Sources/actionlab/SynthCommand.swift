@@ -4,23 +4,44 @@ import SyntheticData
 /// `actionlab synth --output DIR [--classes a,b,...] [--sequences-per-class N] [--seed S]
 /// [--frame-rate FPS] [--duration SECONDS]`: writes a SYNTHETIC labelled dataset of parametric
 /// `vision18` motions (see ``SyntheticDataset``) and prints the folder on standard output.
-enum SynthCommand {
+enum SynthCommand: Subcommand {
+    /// The parameters when no option changes them; the help states them.
+    private static let defaults = SyntheticDataset()
+
+    static let output = CommandOption.text(
+        "output", valueName: "DIR", help: "the folder to write the dataset into", isRequired: true)
+    static let classes = CommandOption.commaList(
+        "classes", valueName: "a,b,...",
+        help: "the motions, comma-separated, from "
+            + SyntheticAction.allCases.map(\.rawValue).joined(separator: ", ")
+            + " (default: " + defaults.actions.map(\.rawValue).joined(separator: ",") + ")")
+    static let sequencesPerClass = CommandOption<Int>.number(
+        "sequences-per-class", valueName: "N", help: "sequences of each class (default \(defaults.sequencesPerClass))")
+    static let seed = CommandOption<UInt64>.number(
+        "seed", valueName: "S", help: "the seed every sequence's variation derives from (default \(defaults.seed))")
+    static let frameRate = CommandOption<Double>.number(
+        "frame-rate", valueName: "FPS", help: "frames per second (default \(plain(defaults.frameRate)))")
+    static let duration = CommandOption<Double>.number(
+        "duration", valueName: "SECONDS", help: "the length of every sequence, in seconds (default \(plain(defaults.duration)))")
+
+    static let specification = CommandSpecification(
+        name: "synth",
+        abstract: "write a SYNTHETIC labelled keypoint-CSV dataset of parametric vision18 motions, one folder per class, "
+            + "and print its folder (see experiments/synthetic.json5)",
+        options: [output, classes, sequencesPerClass, seed, frameRate, duration])
+
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
-        Console.exitStatus {
-            let parsed = try CommandLineArguments(
-                arguments, valueOptions: ["output", "classes", "sequences-per-class", "seed", "frame-rate", "duration"])
-            guard parsed.positionals.isEmpty else {
-                throw UsageError("synth takes options only, found '\(parsed.positionals.joined(separator: " "))'")
-            }
-            guard let output = parsed.options["output"] else { throw UsageError("synth needs --output DIR") }
-            var dataset = SyntheticDataset()
-            if let classes = parsed.options["classes"] {
+        Console.exitStatus(specification) {
+            let parsed = try CommandLineArguments(arguments, for: specification)
+            let output = try parsed.required(output)
+            var dataset = defaults
+            if let classes = try parsed.value(of: classes) {
                 dataset.actions = try SyntheticAction.parseList(classes)
             }
-            dataset.sequencesPerClass = try number(parsed, "sequences-per-class", default: dataset.sequencesPerClass)
-            dataset.seed = try number(parsed, "seed", default: dataset.seed)
-            dataset.frameRate = try number(parsed, "frame-rate", default: dataset.frameRate)
-            dataset.duration = try number(parsed, "duration", default: dataset.duration)
+            dataset.sequencesPerClass = try parsed.value(of: sequencesPerClass) ?? dataset.sequencesPerClass
+            dataset.seed = try parsed.value(of: seed) ?? dataset.seed
+            dataset.frameRate = try parsed.value(of: frameRate) ?? dataset.frameRate
+            dataset.duration = try parsed.value(of: duration) ?? dataset.duration
 
             let folder = URL(fileURLWithPath: output, isDirectory: true)
             let files = try dataset.write(to: folder)
@@ -30,12 +51,8 @@ enum SynthCommand {
         }
     }
 
-    /// The value of `--name` parsed as `Value`, or `defaultValue` when the option is absent.
-    private static func number<Value: LosslessStringConvertible>(
-        _ parsed: CommandLineArguments, _ name: String, default defaultValue: Value
-    ) throws -> Value {
-        guard let text = parsed.options[name] else { return defaultValue }
-        guard let value = Value(text) else { throw UsageError("--\(name) needs a number, got '\(text)'") }
-        return value
+    /// `value` without a fractional part when it has none: `30`, `2.5`.
+    private static func plain(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -6,17 +6,32 @@ import Sweeps
 /// without writing a report, and prints the resolved configuration, the grid and the trials it
 /// would run. With `--data` it also imports the data (through the feature cache) and runs the
 /// checks `run` makes before training.
-enum ValidateCommand {
+enum ValidateCommand: Subcommand {
     static let version = "actionlab \(Provenance.actionlabVersion)"
 
+    static let manifest = PositionalArgument(
+        "MANIFEST", help: "the experiment manifest (JSON5); relative paths inside it resolve against the current directory")
+    static let data = CommandOption.flag(
+        "data", help: "also import the data (through the feature cache) and run the checks `run` makes before training")
+
+    static let specification = CommandSpecification(
+        name: "validate",
+        abstract: "check a manifest and every grid cell of its sweep, writing nothing; print the resolved configuration, "
+            + "the grid and the trials it would run",
+        discussion: [
+            "Every problem is reported at once, each with its file, line, column and JSON path; exit status 1 if there "
+                + "is any.",
+        ],
+        arguments: [manifest], options: [data])
+
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
-        Console.exitStatus {
-            let parsed = try CommandLineArguments(arguments, valueOptions: [], flags: ["data"])
-            let plan = try loadPlan(URL(fileURLWithPath: try parsed.singlePositional("MANIFEST")))
+        Console.exitStatus(specification) {
+            let parsed = try CommandLineArguments(arguments, for: specification)
+            let plan = try loadPlan(URL(fileURLWithPath: try parsed.value(of: manifest)))
             print(plan.base.planDescription(), terminator: "")
             print(plan.gridDescription())
             if let warning = plan.threadWarning() { Console.error(warning) }
-            if parsed.options["data"] != nil {
+            if parsed.isSet(data) {
                 let lines = try SweepRunner(plan: plan, manifestURL: nil, log: Console.progress).checkData()
                 print("Data (imported or read from the feature cache, checked against the windows):")
                 for line in lines { print("  " + line) }
