@@ -106,7 +106,7 @@ let package = Package(
             name: "ExportTests",
             dependencies: ["Export", "Sweeps", "Training", "Dataset", "Manifest", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "Randomness", "ActionLabTestSupport"]),
-        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork"]),
+        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork", "Randomness", "ActionLabTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )
