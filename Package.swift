@@ -111,7 +111,7 @@ let package = Package(
             name: "ExportTests",
             dependencies: ["Export", "Sweeps", "Training", "Dataset", "Manifest", "Models", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "Randomness", "ActionLabTestSupport"]),
-        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork"]),
+        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork", "NeuralNetworkTestSupport", "Randomness", "ActionLabTestSupport"]),
         .testTarget(
             name: "ModelsTests",
             dependencies: ["Models", "Manifest", "ModelExport", "NeuralNetwork", "Pose", "Randomness", "ActionLabTestSupport", "NeuralNetworkTestSupport"]),

@@ -27,11 +27,17 @@ extension SpatialTemporalGraphBlock: ONNXLayerExportable {
 extension ONNXGraphBuilder {
     /// Appends layers that run on frames of joints, `[N, C, T, V]`: a ``TemporalConvolution``
     /// becomes a 2-D `Conv` with kernel `k×1` (its weight initializer `[out, in, k]` reshaped in
-    /// the graph to `[out, in, k, 1]`, strides `[s, 1]`, pads `[p, 0, p, 0]`, dilations `[d, 1]`), a
-    /// ``Sequential`` is walked, and every other layer uses its own translation.
+    /// the graph to `[out, in, k, 1]`, strides `[s, 1]`, pads `[p, 0, p, 0]`, dilations `[d, 1]`), the
+    /// children of a ``Sequential``, ``Residual`` or ``Branches`` are walked as frame layers too, and
+    /// every other layer uses its own translation.
     ///
+    /// - Parameters:
+    ///   - layers: `(name, layer)` pairs in execution order.
+    ///   - input: The value the first layer reads, `[N, C, T, V]`.
+    ///   - path: The state-dictionary path of the layers' parent (`""` at the model's root).
+    /// - Returns: The last layer's output value.
     /// - Throws: ``ONNXExportError/unsupportedLayer(path:type:)`` for a layer without a translation.
-    mutating func appendFrameLayers(_ layers: [(name: String, layer: any Layer)], input: String, path: String) throws -> String {
+    public mutating func appendFrameLayers(_ layers: [(name: String, layer: any Layer)], input: String, path: String) throws -> String {
         var value = input
         for (name, layer) in layers {
             let layerPath = path.isEmpty ? name : path + "." + name
@@ -49,6 +55,14 @@ extension ONNXGraphBuilder {
                 ])
             } else if let sequential = layer as? Sequential {
                 value = try appendFrameLayers(sequential.layers, input: value, path: layerPath)
+            } else if let residual = layer as? Residual {
+                value = try residual.appendONNXNodes(input: value, path: layerPath, to: &self) { graph, layers, input, path in
+                    try graph.appendFrameLayers(layers, input: input, path: path)
+                }
+            } else if let branches = layer as? Branches {
+                value = try branches.appendONNXNodes(input: value, path: layerPath, to: &self) { graph, layers, input, path in
+                    try graph.appendFrameLayers(layers, input: input, path: path)
+                }
             } else {
                 value = try appendLayers([(name, layer)], input: value, path: path)
             }
