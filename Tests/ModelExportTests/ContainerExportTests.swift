@@ -2,6 +2,7 @@ import ActionLabTestSupport
 import Foundation
 import ModelExport
 import NeuralNetwork
+import NeuralNetworkTestSupport
 import Randomness
 import Testing
 
@@ -103,7 +104,6 @@ import Testing
     }
 
     @Test func untranslatableChildrenAreNamedByPath() throws {
-        typealias Doubling = ONNXGraphTests.Doubling
         let cases: [(layer: any Layer, path: String)] = [
             (Residual(body: Doubling()), "head.unit.body"),
             (Residual(body: ReLU(), shortcut: Doubling(), shortcutName: "residual"), "head.unit.residual"),

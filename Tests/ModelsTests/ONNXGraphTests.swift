@@ -1,6 +1,7 @@
 import ModelExport
 import Models
 import NeuralNetwork
+import NeuralNetworkTestSupport
 import Testing
 
 /// The graph a temporal convolutional network describes, and the writer's errors.
@@ -65,12 +66,6 @@ import Testing
                 of: try Self.network(), window: Self.window, graphName: "tcn",
                 metadata: [("labels", "[]"), ("labels", "[]")])
         }
-    }
-
-    /// A layer without an ONNX translation.
-    final class Doubling: Layer {
-        func forward(_ x: Tensor, training: Bool) -> Tensor { x.map { 2 * $0 } }
-        func backward(_ gradOutput: Tensor) -> Tensor { gradOutput.map { 2 * $0 } }
     }
 
     @Test func layersWithoutATranslationAreNamedByPath() throws {
