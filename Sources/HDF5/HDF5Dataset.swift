@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 
 /// An open HDF5 dataset: an N-dimensional array of one element type, with attributes.
 ///

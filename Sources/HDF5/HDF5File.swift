@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 import Foundation
 
 /// An open HDF5 file: the owner of its HDF5 file identifier.

@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 
 /// An open HDF5 group: a folder of named groups and datasets, with attributes.
 ///

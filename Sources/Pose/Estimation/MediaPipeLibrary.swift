@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 import Foundation
 
 #if canImport(Glibc)

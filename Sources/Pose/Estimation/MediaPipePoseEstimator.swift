@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 import Foundation
 
 /// Estimates body pose with MediaPipe's pose landmarker (BlazePose, 33 landmarks) and reports it

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// Keeps the warnings and errors FFmpeg logs on the current thread while ``recording(_:)`` runs,
