@@ -108,5 +108,5 @@ let package = Package(
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "Randomness", "ActionLabTestSupport"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@ internal import CHDF5
 /// ``HDF5Error/Kind-swift.enum/typeMismatch(expected:found:)``. A dataset keeps its ``file``
 /// alive; after ``HDF5File/close()`` every method throws ``HDF5Error/Kind-swift.enum/fileClosed``.
 /// Safe to use from several threads.
-public final class HDF5Dataset: HDF5Object, @unchecked Sendable {
+public final class HDF5Dataset: HDF5Object, Sendable {
     /// The file the dataset belongs to.
     public let file: HDF5File
     let objectID: hid_t
