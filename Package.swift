@@ -116,5 +116,5 @@ let package = Package(
             name: "ModelsTests",
             dependencies: ["Models", "Manifest", "ModelExport", "NeuralNetwork", "Pose", "Randomness", "ActionLabTestSupport", "NeuralNetworkTestSupport"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 
 /// The attributes of a group or dataset: small named values (text, numbers, short arrays).
 ///

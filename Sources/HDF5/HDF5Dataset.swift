@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 
 /// An open HDF5 dataset: an N-dimensional array of one element type, with attributes.
 ///
@@ -7,7 +7,7 @@ import CHDF5
 /// ``HDF5Error/Kind-swift.enum/typeMismatch(expected:found:)``. A dataset keeps its ``file``
 /// alive; after ``HDF5File/close()`` every method throws ``HDF5Error/Kind-swift.enum/fileClosed``.
 /// Safe to use from several threads.
-public final class HDF5Dataset: HDF5Object, @unchecked Sendable {
+public final class HDF5Dataset: HDF5Object, Sendable {
     /// The file the dataset belongs to.
     public let file: HDF5File
     let objectID: hid_t

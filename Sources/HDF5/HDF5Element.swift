@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 
 /// The element types this module reads and writes, and a description of any other stored type.
 public enum HDF5ElementType: Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 import Foundation
 
 /// An open HDF5 file: the owner of its HDF5 file identifier.
@@ -11,6 +11,9 @@ import Foundation
 /// (as far as `close(2)` goes) and the file may be renamed or read by another process.
 ///
 /// All methods may be called from any thread: every HDF5 call is serialized by one global lock.
+///
+/// `@unchecked Sendable`: the only mutable property, `fileID`, is read and written only with
+/// ``HDF5Lock`` held, as is every HDF5 call made with it.
 public final class HDF5File: @unchecked Sendable {
     /// What to do when the file to create already exists.
     public enum CreationMode: Sendable {

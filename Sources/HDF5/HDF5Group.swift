@@ -1,11 +1,11 @@
-import CHDF5
+internal import CHDF5
 
 /// An open HDF5 group: a folder of named groups and datasets, with attributes.
 ///
 /// Paths passed to a group's methods are relative to it (`"a/b"`) or absolute from the file's
 /// root (`"/a/b"`). A group keeps its ``file`` alive; after ``HDF5File/close()`` every method
 /// throws ``HDF5Error/Kind-swift.enum/fileClosed``. Safe to use from several threads.
-public final class HDF5Group: HDF5Object, @unchecked Sendable {
+public final class HDF5Group: HDF5Object, Sendable {
     /// The file the group belongs to.
     public let file: HDF5File
     let objectID: hid_t

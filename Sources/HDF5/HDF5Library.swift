@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 
 /// Facts about the HDF5 C library that this module is linked against.
 public enum HDF5Library {

@@ -19,10 +19,10 @@ public struct SweepRunner {
     public var plan: SweepPlan
     /// The manifest file, copied into a new sweep folder; nil when resuming a folder.
     public var manifestURL: URL?
-    /// Receives progress lines.
-    public var log: (String) -> Void
+    /// Receives progress lines, from any thread (worker processes' termination handlers call it).
+    public var log: @Sendable (String) -> Void
 
-    public init(plan: SweepPlan, manifestURL: URL?, log: @escaping (String) -> Void = { _ in }) {
+    public init(plan: SweepPlan, manifestURL: URL?, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.plan = plan
         self.manifestURL = manifestURL
         self.log = log
@@ -30,7 +30,7 @@ public struct SweepRunner {
 
     /// A runner that resumes the sweep in `folder`.
     /// - Throws: `SweepError.notASweep` if the folder has no readable `sweep.json`.
-    public static func resuming(_ folder: URL, log: @escaping (String) -> Void = { _ in }) throws -> SweepRunner {
+    public static func resuming(_ folder: URL, log: @escaping @Sendable (String) -> Void = { _ in }) throws -> SweepRunner {
         SweepRunner(plan: try SweepRecord(folder: folder).plan(), manifestURL: nil, log: log)
     }
 
@@ -129,7 +129,7 @@ public struct SweepRunner {
 
     /// Runs trial `index` of the sweep in `folder` (the worker side of `jobs > 1`, and what a
     /// cluster scheduler's array task calls).
-    public static func runTrial(index: Int, in folder: URL, log: @escaping (String) -> Void) throws {
+    public static func runTrial(index: Int, in folder: URL, log: @escaping @Sendable (String) -> Void) throws {
         try runTrials(indices: [index], in: folder, log: log)
     }
 
@@ -137,7 +137,7 @@ public struct SweepRunner {
     /// each dataset once for all of them (the worker side of `jobs > 1`).
     /// - Throws: `SweepError.noSuchTrial` for an index outside the sweep (before any trial
     ///   runs), `SweepError.trialsFailed` listing the trials that failed (after the others ran).
-    public static func runTrials(indices: [Int], in folder: URL, log: @escaping (String) -> Void) throws {
+    public static func runTrials(indices: [Int], in folder: URL, log: @escaping @Sendable (String) -> Void) throws {
         let record = try SweepRecord(folder: folder)
         for index in indices where !record.trials.indices.contains(index) {
             throw SweepError.noSuchTrial(index: index, count: record.trials.count)
@@ -200,8 +200,9 @@ public struct SweepRunner {
         for (index, cell) in plan.cells.enumerated() {
             let key = DatasetKey(cell)
             if datasets[key] == nil {
+                let log = self.log
                 let cache = try FeatureCache(directory: cell.features.cache) { url, error in
-                    self.log("warning: \(url.path) was unreadable and was set aside; importing again (\(error))")
+                    log("warning: \(url.path) was unreadable and was set aside; importing again (\(error))")
                 }
                 datasets[key] = try DatasetLoader(configuration: cell, cache: cache, log: log).load()
             }
@@ -347,6 +348,8 @@ public struct SweepRunner {
 }
 
 /// Messages appended from worker termination handlers, behind a lock.
+///
+/// `@unchecked Sendable`: `storage` is read and written only with `lock` held.
 private final class MessageList: @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [String] = []

@@ -20,7 +20,7 @@ public struct SweepSummary {
     }
 
     /// A metric row of the best configuration's table: its name and how to read it.
-    private typealias MetricRow = (name: String, value: (TrialOutcome) -> Double?)
+    private typealias MetricRow = (name: String, value: @Sendable (TrialOutcome) -> Double?)
 
     private static let metricRows: [MetricRow] = {
         var rows: [MetricRow] = []

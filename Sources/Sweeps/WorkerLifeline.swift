@@ -41,8 +41,8 @@ public enum WorkerLifeline {
     /// In a worker (``environmentKey`` set), starts a thread that exits the process when
     /// standard input reaches end-of-file; does nothing otherwise.
     ///
-    /// - Parameter log: Where to say why the worker stops.
-    public static func watchParentIfWorker(log: @escaping (String) -> Void) {
+    /// - Parameter log: Where to say why the worker stops (called on the watching thread).
+    public static func watchParentIfWorker(log: @escaping @Sendable (String) -> Void) {
         guard ProcessInfo.processInfo.environment[environmentKey] == "stdin" else { return }
         let watcher = Thread {
             var byte: UInt8 = 0

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// Facts about the FFmpeg libraries ActionLab decodes video with, for provenance records.
 ///

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// Decodes a video or still image file into upright RGB frames in display order, one at a time.

@@ -14,10 +14,12 @@ enum Console {
         error(String(format: "[%6.1fs] ", elapsed) + line)
     }
 
-    private static var started = Date()
+    /// When the clock of progress lines started: set once, on first use (``markStart()``).
+    private static let started = Date()
 
-    /// Starts the clock of progress lines; called first thing in `main`.
-    static func markStart() { started = Date() }
+    /// Starts the clock of progress lines (the first read of `started` sets it); called first
+    /// thing in `main`.
+    static func markStart() { _ = started }
 
     /// This executable (`/proc/self/exe`), which sweeps start as worker processes.
     static var executable: URL? {

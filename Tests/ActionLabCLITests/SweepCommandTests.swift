@@ -150,7 +150,7 @@ import Testing
         let project = try Self.makeLongProject()
         let folder = project.file("sweep")
         let errorFile = project.file("stderr.txt")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let process = Process()
         process.executableURL = try CommandLineTool.executable
         process.arguments = ["run", "experiments/long.json5", "--output", folder.path, "--jobs", "2"]

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh directory under the system's temporary folder, removed when the value is deinitialized.
-public final class TemporaryDirectory {
+public final class TemporaryDirectory: Sendable {
     /// The directory's URL.
     public let url: URL
 

@@ -41,6 +41,8 @@ func makeEntry(_ sequences: [LabeledSequence] = sampleSequences(), source: Strin
 }
 
 /// Counts calls from any thread.
+///
+/// `@unchecked Sendable`: `count` is read and written only with `lock` held.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0

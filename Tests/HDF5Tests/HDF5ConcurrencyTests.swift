@@ -60,6 +60,8 @@ import Testing
 }
 
 /// Collects messages from several threads.
+///
+/// `@unchecked Sendable`: `storage` is read and written only with `lock` held.
 final class FailureLog: @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [String] = []

@@ -34,7 +34,7 @@ import Training
             metricLabel: "validation accuracy", groups: groups, yBounds: 0...1)
     }
 
-    static let all: [(String, () -> String)] = [
+    static let all: [(String, @Sendable () -> String)] = [
         ("line", { curves().svg }), ("heatmap", { heatmap().svg }),
         ("numeric", { byParameter(numeric: true).svg }), ("categorical", { byParameter(numeric: false).svg }),
     ]

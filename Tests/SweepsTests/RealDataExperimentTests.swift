@@ -6,10 +6,14 @@ import NeuralNetwork
 import Sweeps
 import Testing
 
-/// Collects log lines from a runner.
+/// Collects log lines from a runner, from any thread.
+///
+/// `@unchecked Sendable`: `storage` is read and written only with `lock` held.
 final class LogLines: @unchecked Sendable {
-    private(set) var lines: [String] = []
-    func append(_ line: String) { lines.append(line) }
+    private let lock = NSLock()
+    private var storage: [String] = []
+    var lines: [String] { lock.withLock { storage } }
+    func append(_ line: String) { lock.withLock { storage.append(line) } }
 }
 
 /// End-to-end runs of the committed manifests on the real UEA/UCR recordings that
@@ -19,7 +23,7 @@ final class LogLines: @unchecked Sendable {
     /// feature cache and the reports into `scratch` and applying `adjust` to every configuration.
     static func runner(
         _ name: String, scratch: URL, adjust: (inout ExperimentConfiguration) -> Void = { _ in },
-        log: @escaping (String) -> Void = { _ in }
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> SweepRunner {
         _ = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")  // fails with "run scripts/setup" if absent
         let manifest = TestData.packageRoot.appendingPathComponent("experiments/\(name).json5")

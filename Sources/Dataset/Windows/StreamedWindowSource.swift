@@ -9,6 +9,9 @@ import Pose
 /// in a least-recently-used cache of ``capacity`` sequences: evaluation reads a sequence's windows
 /// one after another and so reads each sequence once; a shuffled training epoch reads about one
 /// sequence per window. Safe to share between threads (one lock around the cache).
+///
+/// `@unchecked Sendable`: `decoded` is the only mutable property and is read and written only
+/// with `lock` held; every other property is an immutable `let`.
 final class StreamedWindowSource: @unchecked Sendable {
     /// The default number of decoded sequences kept.
     static let defaultCapacity = 64

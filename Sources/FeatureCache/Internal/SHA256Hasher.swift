@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// An incremental SHA-256 computation: the owner of one OpenSSL `EVP_MD_CTX`.
 ///

@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 
 /// Reads HDF5's own description of the most recent failure.
 enum HDF5ErrorStack {

@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 
 /// Where an operation happens, and the helpers that turn HDF5 return codes into ``HDF5Error``.
 ///

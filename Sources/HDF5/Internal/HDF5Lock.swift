@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 import Foundation
 
 /// The one lock every HDF5 call goes through.

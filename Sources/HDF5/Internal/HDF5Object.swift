@@ -1,4 +1,4 @@
-import CHDF5
+internal import CHDF5
 import Foundation
 
 /// An open group or dataset: the parts that attributes and the lock discipline need.

@@ -160,7 +160,7 @@ public final class TemporalConvolution: Layer {
         var output = Tensor(shape: geometry.outputShape(outChannels)) { y in
             x.withUnsafeBufferPointer { source in
                 weight.value.withUnsafeBufferPointer { w in
-                    forEachWorker(chunks(geometry)) { _, _, scratch, chunks in
+                    _ = forEachWorker(chunks(geometry)) { _, _, scratch, chunks in
                         for samples in chunks {
                             // Y[chunk] ([outChannels, B·T_out·V]) = W ([outChannels, inChannels·k]) · patches
                             let patches = withPatches(of: source, samples: samples, geometry, into: scratch.columns)

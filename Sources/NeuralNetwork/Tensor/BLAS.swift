@@ -1,4 +1,4 @@
-import COpenBLAS
+internal import COpenBLAS
 
 /// The OpenBLAS routines ActionLab uses, and OpenBLAS's threading and build information.
 ///

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,8 +14,18 @@ import Glibc
 /// another count's in the last bits). One thread (the default) runs everything on the caller's
 /// thread: one trial per core when a sweep runs trials in parallel (DESIGN.md).
 public enum ComputeThreads {
-    /// The process-wide default of ``count``, 1 unless set (`actionlab run --threads`).
-    nonisolated(unsafe) private static var processDefault = 1
+    /// The process-wide default of ``count``, 1 unless set (`actionlab run --threads`); read and
+    /// written only with `processDefaultLock` held.
+    nonisolated(unsafe) private static var processDefaultValue = 1
+
+    /// Guards `processDefaultValue`, which any thread may read while another sets it.
+    private static let processDefaultLock = NSLock()
+
+    /// ``count``'s process-wide default, read and written under `processDefaultLock`.
+    private static var processDefault: Int {
+        get { processDefaultLock.withLock { processDefaultValue } }
+        set { processDefaultLock.withLock { processDefaultValue = newValue } }
+    }
 
     /// An override of ``count`` for the current task or thread, set by ``withCount(_:_:)``.
     @TaskLocal private static var scopedCount: Int?
@@ -77,12 +88,26 @@ public enum ComputeThreads {
             for (index, range) in parts.enumerated() { body(index, range) }
             return
         }
-        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-            let wasInside = isInsidePart
-            setInsidePart(true)
-            defer { setInsidePart(wasInside) }
-            body(index, parts[index])
+        withoutActuallyEscaping(body) { body in
+            let work = PartWork(body: body)
+            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+                let wasInside = isInsidePart
+                setInsidePart(true)
+                defer { setInsidePart(wasInside) }
+                work.body(index, parts[index])
+            }
         }
+    }
+
+    /// The work of ``forEach(_:_:)`` carried onto Dispatch's threads.
+    ///
+    /// `@unchecked Sendable` is safe because `concurrentPerform` returns only after every part
+    /// has finished, so `body` and what it captures (buffers, layers, scratch memory) never
+    /// outlive the call that lent them (`withoutActuallyEscaping` checks it), and because
+    /// ``forEach(_:_:)``'s contract is that each part writes only memory that no other part
+    /// reads or writes.
+    private struct PartWork: @unchecked Sendable {
+        let body: (_ part: Int, _ range: Range<Int>) -> Void
     }
 
     /// Splits `0..<total` with ``parts(of:minimumSize:alignment:)`` and runs ``forEach(_:_:)``.

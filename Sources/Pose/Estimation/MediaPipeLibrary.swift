@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 import Foundation
 
 #if canImport(Glibc)
@@ -11,7 +11,7 @@ import Glibc
 /// threads that must not outlive its code, so the process-wide cache below owns every handle.
 /// The functions themselves are declared in the `CMediaPipe` module (`shim.h`), which names the
 /// Python ctypes bindings they were transcribed from.
-final class MediaPipeLibrary: @unchecked Sendable {  // immutable after init
+final class MediaPipeLibrary: Sendable {  // immutable after init: C function pointers only
     /// The file that was opened.
     let path: String
     let poseLandmarkerCreate: MpPoseLandmarkerCreateFunction

@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 
 extension MediaPipePoseEstimator {
     /// How a ``MediaPipePoseEstimator`` is set up; the defaults are MediaPipe's own

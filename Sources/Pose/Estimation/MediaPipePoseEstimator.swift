@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 import Foundation
 
 /// Estimates body pose with MediaPipe's pose landmarker (BlazePose, 33 landmarks) and reports it
@@ -13,7 +13,10 @@ import Foundation
 /// In ``Options/RunningMode-swift.enum/video`` mode the landmarker tracks people from frame to
 /// frame and frames must come in display order with strictly increasing timestamps (milliseconds
 /// after rounding); ``Options/RunningMode-swift.enum/image`` mode treats every picture on its own.
-public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable {  // state guarded by `lock`
+///
+/// `@unchecked Sendable`: the mutable state (`landmarker`, `previousTimestampMilliseconds`) is
+/// read and written only with `lock` held, and `library` is immutable.
+public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable {
     /// The options the estimator was created with.
     public let options: Options
     /// The libmediapipe.so in use.

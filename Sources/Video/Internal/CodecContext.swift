@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// An open decoder (`AVCodecContext`) for one stream.
 final class CodecContext {

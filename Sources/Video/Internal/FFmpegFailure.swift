@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// A failed FFmpeg call: the function, its negative return code and FFmpeg's text for that code.
 ///

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// Keeps the warnings and errors FFmpeg logs on the current thread while ``recording(_:)`` runs,
@@ -87,6 +87,9 @@ private func ffmpegLogCallback(
 private let logLinePrefix = LockedValue<Int32>(1)
 
 /// A value behind a lock.
+///
+/// `@unchecked Sendable`: `value` (itself Sendable) is reached only through `withLock`, with
+/// `lock` held.
 private final class LockedValue<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

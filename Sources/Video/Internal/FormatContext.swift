@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// An open demuxer (`AVFormatContext`): the owner of the file handle and container state.
 final class FormatContext {

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// A reusable uncompressed frame (`AVFrame`).
 final class Frame {

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// Converts decoded frames to upright RGB24 ``VideoFrame`` pixels: the owner of the libswscale
 /// context and of the intermediate RGB frame.

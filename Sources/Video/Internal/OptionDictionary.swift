@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// FFmpeg options for opening a file (`AVDictionary`): the owner of the dictionary.
 final class OptionDictionary {

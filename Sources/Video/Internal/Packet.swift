@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// A reusable compressed packet (`AVPacket`).
 final class Packet {

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 extension VideoInfo {
     /// Reads what the container and codec parameters say about `stream`.

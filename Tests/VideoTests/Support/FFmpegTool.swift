@@ -66,6 +66,8 @@ enum FFmpegTool {
 }
 
 /// A value written by one thread and awaited by another.
+///
+/// `@unchecked Sendable`: `value` is read and written only with `condition` locked.
 private final class LockedData: @unchecked Sendable {
     private let condition = NSCondition()
     private var value: Data?
