@@ -85,7 +85,7 @@ extension ExperimentConfiguration: ManifestSection {
         let formats = Set(sources.map(\.format).filter(\.producesVision18).map(\.rawValue)).sorted()
         guard !formats.isEmpty else { return }
         features.report(
-            "layout: '\(layout.name)' cannot hold the keypoints of \(formats.map { "'\($0)'" }.joined(separator: ", ")) sources, "
+            "\(FeatureConfiguration.key(\.layout)): '\(layout.name)' cannot hold the keypoints of \(formats.map { "'\($0)'" }.joined(separator: ", ")) sources, "
                 + "which are body pose in the 'vision18' layout; use layout 'vision18'")
     }
 

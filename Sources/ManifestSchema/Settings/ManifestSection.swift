@@ -9,7 +9,8 @@
 /// Checks that involve several keys (a warm-up shorter than the run, momentum only with SGD)
 /// stay in the section's own reader, which calls ``read(_:startingFrom:)`` first and then
 /// looks at the outcome of each key through ``ManifestSectionReading``, naming keys by their
-/// key paths, never by their names.
+/// key paths, never by their names. A conforming type states its `Codable` witnesses as
+/// `encodeSettings(to:)` and `init(decodingSettingsFrom:)`, so that nothing is synthesized.
 package protocol ManifestSection: Codable {
     /// The section as a manifest that states none of its keys reads it: the default of every
     /// setting. Path defaults are resolved against the base directory when reading
