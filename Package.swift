@@ -100,7 +100,9 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "RandomnessTests", dependencies: ["Randomness"]),
         .testTarget(name: "AugmentationTests", dependencies: ["Augmentation", "Manifest", "Pose", "Randomness"]),
-        .testTarget(name: "ManifestTests", dependencies: ["Manifest", "ManifestSchema", "Models", "NeuralNetwork", "Pose", "ActionLabTestSupport"]),
+        .testTarget(
+            name: "ManifestTests", dependencies: ["Manifest", "ManifestSchema", "Models", "NeuralNetwork", "Pose", "ActionLabTestSupport"],
+            resources: [.copy("Golden")]),
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Manifest", "Pose", "ActionLabTestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "ActionLabTestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Training", "ActionLabTestSupport"]),

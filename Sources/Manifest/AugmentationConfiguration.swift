@@ -58,15 +58,17 @@ public struct AugmentationConfiguration: Sendable, Hashable, Codable {
 }
 
 extension AugmentationConfiguration {
-    /// Reads `augmentation` and `augmentations` from the top-level object and resolves the
-    /// chosen pipeline for `layout`, reporting an unknown name or a step the layout cannot take.
-    init(reading object: ManifestObjectReader, layout: SkeletonLayout) {
-        self.init()
-        object.read("augmentations", into: &definitions) { node in
-            node.dictionary { $0.array(Self.step(from:)) }
-        }
-        let outcome = object.read("augmentation", into: &pipeline) { $0.nonEmptyString() }
-        guard outcome != .invalid, let node = object.member("augmentation") ?? Optional(object.node) else { return }
+    /// The manifest's `augmentations`: pipelines by name, each a list of steps.
+    static var definitionsKind: SettingKind<[String: [AugmentationStep]]> {
+        SettingKind(
+            type: "object of step lists", describe: { $0.isEmpty ? "{}" : nil },
+            read: { node in node.dictionary { $0.array(Self.step(from:)) } })
+    }
+
+    /// Resolves ``pipeline`` against ``definitions`` and the built-ins for `layout`, setting
+    /// ``steps``, and reports at `node` (the `augmentation` value, or the manifest when it is
+    /// absent) an unknown name or a step the layout cannot take.
+    mutating func resolveSteps(for layout: SkeletonLayout, reportingAt node: ManifestNode) {
         guard let resolved = definitions[pipeline] ?? Self.builtIn(pipeline, for: layout) else {
             let known = (Self.builtInNames + definitions.keys.sorted()).map { "'\($0)'" }.joined(separator: ", ")
             node.report("unknown augmentation pipeline '\(pipeline)'; known pipelines: \(known)")

@@ -10,7 +10,23 @@ public enum ClassWeighting: Sendable, Hashable {
 }
 
 extension ClassWeighting {
-    /// Reads `"balanced"` or `{ label: weight }` with weights > 0.
+    /// The allowed weights of labels.
+    private static let weightBounds = NumericBounds.positive
+
+    /// The manifest setting: `"balanced"` or `{ label: weight }`.
+    static var settingKind: SettingKind<ClassWeighting> {
+        SettingKind(
+            type: "`\"balanced\"` or object of numbers", bounds: "weights \(weightBounds.referenceText)",
+            describe: { weighting in
+                switch weighting {
+                case .balanced: "\"balanced\""
+                case .explicit: nil
+                }
+            },
+            read: read(from:))
+    }
+
+    /// Reads `"balanced"` or `{ label: weight }` with weights within ``weightBounds``.
     static func read(from node: ManifestNode) -> ClassWeighting? {
         if node.value.stringValue != nil {
             guard node.string() == "balanced" else {
@@ -19,7 +35,7 @@ extension ClassWeighting {
             }
             return .balanced
         }
-        return node.dictionary { $0.double(.positive) }.map(ClassWeighting.explicit)
+        return node.dictionary { $0.double(weightBounds) }.map(ClassWeighting.explicit)
     }
 }
 

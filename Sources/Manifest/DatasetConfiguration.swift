@@ -1,7 +1,7 @@
 import ManifestSchema
 
 /// The data an experiment trains, validates and tests on, and how labels are renamed.
-public struct DatasetConfiguration: Sendable, Hashable, Codable {
+public struct DatasetConfiguration: Sendable, Hashable {
     /// The training sources; validation may be carved from them. At least one.
     public var sources: [DataSource]
     /// Label renames applied after import, from raw label to new name; a raw label mapped to
@@ -45,23 +45,5 @@ public struct DatasetConfiguration: Sendable, Hashable, Codable {
         self.labels = labels
         self.validation = validation
         self.test = test
-    }
-}
-
-extension DatasetConfiguration {
-    init(reading object: ManifestObjectReader, defaultFrameRate: Double) {
-        self.init(sources: [])
-        if let node = object.required("sources", "the training data, a list of { format, path } objects") {
-            sources = DataSource.list(from: node, defaultFrameRate: defaultFrameRate) ?? []
-        }
-        object.read("labels", into: &labels) { node in
-            node.dictionary { entry -> String?? in
-                // `null` drops the label's samples; a string renames it.
-                entry.value.isNull ? .some(nil) : entry.nonEmptyString().map { .some($0) }
-            }
-        }
-        validation = object.section("validation") { ValidationConfiguration(reading: $0, defaultFrameRate: defaultFrameRate) } ?? validation
-        object.read("onError", into: &onError) { $0.choice(FailurePolicy.self).map { .some($0) } }
-        test = object.member("test")?.object { TestSetConfiguration(reading: $0, defaultFrameRate: defaultFrameRate) }
     }
 }

@@ -2,7 +2,7 @@ import ManifestSchema
 
 /// The manifest's `training.earlyStopping`: stop when a validation metric has not improved for
 /// ``patience`` epochs (Prechelt, "Early Stopping — But When?", 1998; Keras' `EarlyStopping`).
-public struct EarlyStoppingConfiguration: Sendable, Hashable, Codable {
+public struct EarlyStoppingConfiguration: Sendable, Hashable {
     /// The monitored validation metric.
     public enum Metric: String, Sendable, Hashable, Codable, CaseIterable, ManifestChoice {
         /// Validation window accuracy; higher is better.
@@ -26,14 +26,5 @@ public struct EarlyStoppingConfiguration: Sendable, Hashable, Codable {
         self.metric = metric
         self.patience = patience
         self.minimumDelta = minimumDelta
-    }
-}
-
-extension EarlyStoppingConfiguration {
-    init(reading object: ManifestObjectReader) {
-        self.init()
-        object.read("metric", into: &metric) { $0.choice(Metric.self) }
-        object.read("patience", into: &patience) { $0.integer(.atLeast(1)) }
-        object.read("minimumDelta", into: &minimumDelta) { $0.double(.nonNegative) }
     }
 }

@@ -1,7 +1,7 @@
 import ManifestSchema
 
 /// How trained models are scored.
-public struct EvaluationConfiguration: Sendable, Hashable, Codable {
+public struct EvaluationConfiguration: Sendable, Hashable {
     /// How a sequence's window predictions combine into one sequence-level prediction.
     public enum Aggregation: String, Sendable, Hashable, Codable, CaseIterable, ManifestChoice {
         /// The label with the highest mean window probability.
@@ -16,12 +16,5 @@ public struct EvaluationConfiguration: Sendable, Hashable, Codable {
     /// Creates an evaluation configuration.
     public init(aggregation: Aggregation = .mean) {
         self.aggregation = aggregation
-    }
-}
-
-extension EvaluationConfiguration {
-    init(reading object: ManifestObjectReader) {
-        self.init()
-        object.read("aggregation", into: &aggregation) { $0.choice(Aggregation.self) }
     }
 }

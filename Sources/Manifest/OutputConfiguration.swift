@@ -2,7 +2,7 @@ import Foundation
 import ManifestSchema
 
 /// Where runs write their reports, checkpoints and resolved configurations.
-public struct OutputConfiguration: Sendable, Hashable, Codable {
+public struct OutputConfiguration: Sendable, Hashable {
     /// The manifest's default reports folder, relative to the base directory.
     public static let defaultDirectoryPath = "reports"
 
@@ -12,12 +12,5 @@ public struct OutputConfiguration: Sendable, Hashable, Codable {
     /// Creates an output configuration.
     public init(directory: URL) {
         self.directory = directory
-    }
-}
-
-extension OutputConfiguration {
-    init(reading object: ManifestObjectReader) {
-        self.init(directory: object.node.diagnostics.resolve(Self.defaultDirectoryPath))
-        object.read("directory", into: &directory) { $0.resolvedPath() }
     }
 }

@@ -5,7 +5,7 @@ import Pose
 ///
 /// Defaults are MediaPipe's own (`PoseLandmarkerOptions`). Every value is part of the feature
 /// cache's key, so changing one extracts the videos again.
-public struct PoseEstimationConfiguration: Sendable, Hashable, Codable {
+public struct PoseEstimationConfiguration: Sendable, Hashable {
     /// The most people the landmarker reports per frame (`numPoses`, ≥ 1); the most prominent
     /// one is kept, and the count feeds `actionlab check`'s "more than one person" share.
     public var numPoses: Int
@@ -32,15 +32,5 @@ public struct PoseEstimationConfiguration: Sendable, Hashable, Codable {
         MediaPipePoseEstimator.Options(
             runningMode: .video, numberOfPoses: numPoses, minimumPoseDetectionConfidence: Float(minPoseDetectionConfidence),
             minimumPosePresenceConfidence: Float(minPosePresenceConfidence), minimumTrackingConfidence: Float(minTrackingConfidence))
-    }
-}
-
-extension PoseEstimationConfiguration {
-    init(reading object: ManifestObjectReader) {
-        self.init()
-        object.read("numPoses", into: &numPoses) { $0.integer(.positive) }
-        object.read("minPoseDetectionConfidence", into: &minPoseDetectionConfidence) { $0.double(.closed(0, 1)) }
-        object.read("minPosePresenceConfidence", into: &minPosePresenceConfidence) { $0.double(.closed(0, 1)) }
-        object.read("minTrackingConfidence", into: &minTrackingConfidence) { $0.double(.closed(0, 1)) }
     }
 }

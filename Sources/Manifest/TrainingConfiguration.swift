@@ -2,7 +2,7 @@ import ManifestSchema
 import NeuralNetwork
 
 /// How a model is fitted: epochs, batches, optimizer and the seeds of the runs.
-public struct TrainingConfiguration: Sendable, Hashable, Codable {
+public struct TrainingConfiguration: Sendable, Hashable {
     /// The optimization algorithm.
     public enum Optimizer: String, Sendable, Hashable, Codable, CaseIterable, ManifestChoice {
         /// Adam (Kingma and Ba, 2015), with L2 weight decay added to the gradient.
@@ -69,69 +69,5 @@ public struct TrainingConfiguration: Sendable, Hashable, Codable {
         self.earlyStopping = earlyStopping
         self.restoreBestWeights = restoreBestWeights
         self.checkpointEvery = checkpointEvery
-    }
-}
-
-extension TrainingConfiguration {
-    init(reading object: ManifestObjectReader) {
-        self.init()
-        object.read("epochs", into: &epochs) { $0.integer(.closed(1, 100_000)) }
-        object.read("batchSize", into: &batchSize) { $0.integer(.atLeast(1)) }
-        let optimizerOutcome = object.read("optimizer", into: &optimizer) { $0.choice(Optimizer.self) }
-        object.read("learningRate", into: &learningRate) { $0.double(.positive) }
-        object.read("weightDecay", into: &weightDecay) { $0.double(.nonNegative) }
-        let momentumNode = object.member("momentum")
-        if let value = momentumNode?.double(.unitInterval) { momentum = value }
-        object.read("labelSmoothing", into: &labelSmoothing) { $0.double(.unitInterval) }
-        object.read("seeds", into: &seeds, Self.seeds(from:))
-        object.read("threads", into: &threads) { $0.integer(.atLeast(1)) }
-        let scheduleNode = object.member("schedule")
-        schedule = object.section("schedule", ScheduleConfiguration.init(reading:)) ?? schedule
-        object.read("gradientClipNorm", into: &gradientClipNorm) { $0.double(.positive).map(Optional.some) }
-        object.read("classWeights", into: &classWeights) { ClassWeighting.read(from: $0).map(Optional.some) }
-        if let node = object.member("earlyStopping") {
-            earlyStopping = node.object(EarlyStoppingConfiguration.init(reading:))
-        }
-        let restoreOutcome = object.read("restoreBestWeights", into: &restoreBestWeights) { $0.bool() }
-        object.read("checkpointEvery", into: &checkpointEvery) { $0.integer(.atLeast(1)) }
-
-        if restoreOutcome == .valid, restoreBestWeights, object.member("earlyStopping") == nil {
-            object.member("restoreBestWeights")?.report(
-                "contradictory values: \(object.path("restoreBestWeights")) needs \(object.path("earlyStopping")), "
-                    + "whose metric picks the best epoch")
-        }
-        if let scheduleNode {
-            if schedule.warmupEpochs >= epochs {
-                scheduleNode.report(
-                    "contradictory values: \(object.path("schedule")).warmupEpochs (\(schedule.warmupEpochs)) must be less than "
-                        + "\(object.path("epochs")) (\(epochs))")
-            }
-            if schedule.kind == .cosine, schedule.minimumLearningRate >= learningRate {
-                scheduleNode.report(
-                    "contradictory values: \(object.path("schedule")).minimumLearningRate (\(schedule.minimumLearningRate.manifestText)) "
-                        + "must be less than \(object.path("learningRate")) (\(learningRate.manifestText))")
-            }
-        }
-
-        if let momentumNode, optimizerOutcome != .invalid, optimizer != .sgd {
-            momentumNode.report(
-                "contradictory values: momentum applies only to optimizer 'sgd', but \(object.path("optimizer")) is '\(optimizer.rawValue)'")
-        }
-    }
-
-    /// Reads a non-empty list of distinct seeds, reporting each repeat at its position.
-    private static func seeds(from node: ManifestNode) -> [Int]? {
-        var firstIndex: [Int: Int] = [:]
-        var index = -1
-        return node.array(minimumCount: 1) { element in
-            index += 1
-            guard let seed = element.integer(.nonNegative) else { return nil }
-            if let first = firstIndex[seed] {
-                element.report("contradictory values: seed \(seed) repeats \(node.path.appending(index: first)); seeds must be distinct")
-                return nil
-            }
-            firstIndex[seed] = index
-            return seed
-        }
     }
 }

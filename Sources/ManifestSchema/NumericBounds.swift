@@ -56,4 +56,16 @@ package struct NumericBounds: Sendable {
             " in \(lower.isInclusive ? "[" : "(")\(lower.value.manifestText), \(upper.value.manifestText)\(upper.isInclusive ? "]" : ")")"
         }
     }
+
+    /// The bounds for the manifest reference: `> 0`, `≥ 1`, `[1, 100000]`, `(0, 0.5]`; empty
+    /// for any finite number.
+    package var referenceText: String {
+        switch (lower, upper) {
+        case (nil, nil): ""
+        case let (lower?, nil): "\(lower.isInclusive ? "≥" : ">") \(lower.value.manifestText)"
+        case let (nil, upper?): "\(upper.isInclusive ? "≤" : "<") \(upper.value.manifestText)"
+        case let (lower?, upper?):
+            "\(lower.isInclusive ? "[" : "(")\(lower.value.manifestText), \(upper.value.manifestText)\(upper.isInclusive ? "]" : ")")"
+        }
+    }
 }

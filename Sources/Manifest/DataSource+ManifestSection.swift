@@ -1,0 +1,122 @@
+import Foundation
+import ManifestSchema
+
+extension DataSource: ManifestSection {
+    /// The fewest sources a list of them (training, validation or test) may hold.
+    static let minimumListCount = 1
+    /// The allowed width and height of OpenPose's frames, in pixels.
+    private static let pixelBounds = NumericBounds.positive
+
+    /// A placeholder source: `format` and `path` are required, and `frameRate` defaults to
+    /// `features.frameRate`, which a reader passes in.
+    package static var defaults: DataSource {
+        DataSource(format: .uea, path: URL(fileURLWithPath: "/", isDirectory: true), frameRate: FeatureConfiguration.defaults.frameRate)
+    }
+
+    package static var settings: [Setting<DataSource>] {
+        [
+            Setting("format", \.format, .choice(Format.self), "the file format (below)").required(),
+            Setting("path", \.path, .path, "the file or folder; it must exist").required().readBySection(),
+            Setting("label", \.label, .optional(.nonEmptyString),
+                    "the label of every sequence of the source; a `csv` file needs one, `uea` files and montage annotations carry their own"),
+            Setting("frameRate", \.frameRate, .number(.positive),
+                    "the recording's frames per second; for `video` and `montage`, the most frames per second pose is estimated at")
+                .defaultText("`features.frameRate`"),
+            Setting("imageSize", \.imageSize, .optional(imageSizeKind),
+                    "`[width, height]` in pixels of the frames OpenPose ran on; `openpose` only, and required there"),
+        ]
+    }
+
+    /// `[width, height]` in pixels.
+    private static var imageSizeKind: SettingKind<ImageSize> {
+        SettingKind(
+            type: "list of 2 integers", bounds: "each \(pixelBounds.referenceText)", describe: { "[\($0.width), \($0.height)]" },
+            read: imageSize(from:),
+            encode: { size, container, key in try container.encode([size.width, size.height], forKey: key) },
+            decode: { container, key in
+                guard let size = try container.decodeIfPresent([Int].self, forKey: key) else { return nil }
+                guard size.count == 2 else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "expected [width, height]")
+                }
+                return ImageSize(width: size[0], height: size[1])
+            })
+    }
+
+    /// Reads a `{ format, path, label, frameRate, imageSize }` object, checking that the path
+    /// exists and that labels and sizes are stated where the format needs them.
+    init?(reading object: ManifestObjectReader, defaultFrameRate: Double) {
+        var initial = Self.defaults
+        initial.frameRate = defaultFrameRate
+        let reading = Self.read(object, startingFrom: initial)
+        let pathNode = reading.node(\.path)
+        let item = pathNode?.existingItem()
+        guard reading.outcome(\.format) == .valid, let pathNode, let item, reading.outcome(\.label) != .invalid,
+            reading.outcome(\.imageSize) != .invalid
+        else { return nil }
+        let format = reading.value.format
+        let labelNode = reading.node(\.label)
+        let label = reading.value.label
+        let formatKey = reading.key(\.format)
+        if let imageSizeNode = reading.node(\.imageSize), format != .openpose {
+            imageSizeNode.report(
+                "\(reading.key(\.imageSize)) applies only to \(formatKey) '\(Format.openpose.rawValue)' (pixel coordinates), not '\(format.rawValue)'")
+            return nil
+        }
+
+        switch format {
+        case .uea where item.isDirectory:
+            pathNode.report("expected a .ts file for format 'uea', found a directory")
+            return nil
+        case .uea where labelNode != nil:
+            labelNode?.report(
+                "contradictory values: a 'uea' file carries its own labels, so \(reading.path(\.format)) 'uea' takes no \(reading.key(\.label))")
+            return nil
+        case .csv where !item.isDirectory && label == nil:
+            object.reportMissing(
+                reading.key(\.label), "a csv file needs the label of its sequences (only a folder can take labels from its subfolder names)")
+            return nil
+        case .montage where item.isDirectory:
+            pathNode.report("expected a montage annotation file (.json or .csv), found a directory")
+            return nil
+        case .montage where !["json", "csv"].contains(item.url.pathExtension.lowercased()):
+            pathNode.report("expected a montage annotation file ending in .json or .csv, found '\(item.url.lastPathComponent)'")
+            return nil
+        case .montage where labelNode != nil:
+            labelNode?.report(
+                "contradictory values: montage annotations carry their own labels, so \(formatKey) 'montage' takes no \(reading.key(\.label))")
+            return nil
+        case .openpose where !item.isDirectory:
+            pathNode.report("expected a folder of OpenPose per-frame JSON files (or label folders of them), found a file")
+            return nil
+        case .openpose where reading.value.imageSize == nil:
+            object.reportMissing(reading.key(\.imageSize), "OpenPose keypoints are in pixels: give the frame size [width, height]")
+            return nil
+        default:
+            self = reading.value
+            path = item.url
+        }
+    }
+
+    /// Reads `[width, height]` in pixels, both within ``pixelBounds``.
+    private static func imageSize(from node: ManifestNode) -> ImageSize? {
+        guard let values = node.array({ $0.integer(pixelBounds) }) else { return nil }
+        guard values.count == 2 else {
+            node.report("expected [width, height] in pixels, found \(values.count) element\(values.count == 1 ? "" : "s")")
+            return nil
+        }
+        return ImageSize(width: values[0], height: values[1])
+    }
+
+    /// Reads a list of at least ``minimumListCount`` sources.
+    static func list(from node: ManifestNode, defaultFrameRate: Double) -> [DataSource]? {
+        node.array(minimumCount: minimumListCount) { element in
+            element.object { DataSource(reading: $0, defaultFrameRate: defaultFrameRate) }
+        }
+    }
+}
+
+extension DataSource: Codable {
+    /// Manifest form: the path as a plain absolute path, the image size as `[width, height]`.
+    public func encode(to encoder: Encoder) throws { try encodeSettings(to: encoder) }
+    public init(from decoder: Decoder) throws { try self.init(decodingSettingsFrom: decoder) }
+}

@@ -1,0 +1,23 @@
+import ManifestSchema
+
+extension PoseEstimationConfiguration: ManifestSection {
+    package static var defaults: PoseEstimationConfiguration { PoseEstimationConfiguration() }
+
+    package static var settings: [Setting<PoseEstimationConfiguration>] {
+        [
+            Setting("numPoses", \.numPoses, .integer(.positive),
+                    "people MediaPipe reports per frame (the most prominent is kept; `check` counts them)"),
+            Setting("minPoseDetectionConfidence", \.minPoseDetectionConfidence, .number(.closed(0, 1)),
+                    "MediaPipe's person-detector threshold"),
+            Setting("minPosePresenceConfidence", \.minPosePresenceConfidence, .number(.closed(0, 1)),
+                    "MediaPipe's landmark presence threshold"),
+            Setting("minTrackingConfidence", \.minTrackingConfidence, .number(.closed(0, 1)),
+                    "MediaPipe's threshold to keep tracking a person into the next frame"),
+        ]
+    }
+}
+
+extension PoseEstimationConfiguration: Codable {
+    public func encode(to encoder: Encoder) throws { try encodeSettings(to: encoder) }
+    public init(from decoder: Decoder) throws { try self.init(decodingSettingsFrom: decoder) }
+}

@@ -1,0 +1,74 @@
+import ManifestSchema
+
+extension TrainingConfiguration: ManifestSection {
+    package static var defaults: TrainingConfiguration { TrainingConfiguration() }
+
+    package static var settings: [Setting<TrainingConfiguration>] {
+        [
+            Setting("epochs", \.epochs, .integer(.closed(1, 100_000)), "passes over the training windows"),
+            Setting("batchSize", \.batchSize, .integer(.atLeast(1)), "windows per mini-batch"),
+            Setting("optimizer", \.optimizer, .choice(Optimizer.self), "PyTorch semantics"),
+            Setting("learningRate", \.learningRate, .number(.positive), "the step size (the base rate of `schedule`)"),
+            Setting("weightDecay", \.weightDecay, .number(.nonNegative), "L2 for `adam`/`sgd`, decoupled for `adamw`"),
+            Setting("momentum", \.momentum, .number(.unitInterval), "`sgd` only").encoded { $0.optimizer == .sgd },
+            Setting("labelSmoothing", \.labelSmoothing, .number(.unitInterval), "label smoothing of the cross-entropy loss"),
+            Setting("seeds", \.seeds, .list(.integer(.nonNegative), minimumCount: 1, distinct: "seed"),
+                    "one run per seed; same manifest and seed give bit-identical results"),
+            Setting("threads", \.threads, .integer(.atLeast(1)),
+                    "threads each run splits its layers' work between (OpenBLAS itself runs single-threaded)"),
+            .section("schedule", \.schedule, "how the learning rate changes, set once per epoch", reading: ScheduleConfiguration.init(reading:)),
+            Setting("gradientClipNorm", \.gradientClipNorm, .optional(.number(.positive)),
+                    "clip the global L2 norm of all gradients before each step (PyTorch's `clip_grad_norm_`, ε 1e-6)"),
+            Setting("classWeights", \.classWeights, .optional(ClassWeighting.settingKind),
+                    "`\"balanced\"` (scikit-learn: `n_windows / (n_classes · count)` over the training windows) or "
+                        + "`{ label: weight }` (unnamed labels 1), passed to the cross-entropy"),
+            .optionalSection("earlyStopping", \.earlyStopping,
+                             "stop after `patience` epochs without an improvement larger than `minimumDelta`; needs a validation set",
+                             reading: EarlyStoppingConfiguration.init(readingSettingsOf:)),
+            Setting("restoreBestWeights", \.restoreBestWeights, .boolean,
+                    "keep the weights of the best epoch by `earlyStopping.metric` instead of the last; needs `earlyStopping`; "
+                        + "`curves.md`, `complete.json` (`saved_epoch`) and `weights.h5` (`saved_epoch`) name the epoch")
+                .encoded { $0.earlyStopping != nil },
+            Setting("checkpointEvery", \.checkpointEvery, .integer(.atLeast(1)),
+                    "epochs between training checkpoints, from which a killed trial resumes bit-identically"),
+        ]
+    }
+
+    /// Reads `training`, then checks the keys that constrain each other: the best weights need
+    /// early stopping, the warm-up and the cosine floor stay below the run's epochs and rate, and
+    /// momentum belongs to SGD.
+    init(reading object: ManifestObjectReader) {
+        let reading = Self.read(object)
+        self = reading.value
+        if reading.outcome(\.restoreBestWeights) == .valid, restoreBestWeights, reading.node(\.earlyStopping) == nil {
+            reading.node(\.restoreBestWeights)?.report(
+                "contradictory values: \(reading.path(\.restoreBestWeights)) needs \(reading.path(\.earlyStopping)), "
+                    + "whose metric picks the best epoch")
+        }
+        if let scheduleNode = reading.node(\.schedule) {
+            let schedulePath = reading.path(\.schedule)
+            if schedule.warmupEpochs >= epochs {
+                scheduleNode.report(
+                    "contradictory values: \(schedulePath.appending(key: ScheduleConfiguration.key(\.warmupEpochs))) "
+                        + "(\(schedule.warmupEpochs)) must be less than \(reading.path(\.epochs)) (\(epochs))")
+            }
+            if schedule.kind == .cosine, schedule.minimumLearningRate >= learningRate {
+                scheduleNode.report(
+                    "contradictory values: \(schedulePath.appending(key: ScheduleConfiguration.key(\.minimumLearningRate))) "
+                        + "(\(schedule.minimumLearningRate.manifestText)) must be less than \(reading.path(\.learningRate)) "
+                        + "(\(learningRate.manifestText))")
+            }
+        }
+        if let momentumNode = reading.node(\.momentum), reading.outcome(\.optimizer) != .invalid, optimizer != .sgd {
+            momentumNode.report(
+                "contradictory values: \(reading.key(\.momentum)) applies only to \(reading.key(\.optimizer)) "
+                    + "'\(Optimizer.sgd.rawValue)', but \(reading.path(\.optimizer)) is '\(optimizer.rawValue)'")
+        }
+    }
+}
+
+extension TrainingConfiguration: Codable {
+    /// Manifest form: SGD's momentum only with SGD, the best-weights flag only with early stopping.
+    public func encode(to encoder: Encoder) throws { try encodeSettings(to: encoder) }
+    public init(from decoder: Decoder) throws { try self.init(decodingSettingsFrom: decoder) }
+}

@@ -1,0 +1,71 @@
+import ManifestSchema
+
+extension WindowConfiguration: ManifestSection {
+    /// Create ML's default action duration at the default feature frame rate.
+    package static var defaults: WindowConfiguration {
+        let frameRate = FeatureConfiguration.defaults.frameRate
+        return WindowConfiguration(size: Int((defaultActionDuration * frameRate).rounded()), frameRate: frameRate)
+    }
+
+    package static var settings: [Setting<WindowConfiguration>] {
+        [
+            Setting("frameRate", \.frameRate, .number(.positive), "windows are built at this rate; other rates are resampled on timestamps")
+                .defaultText("`features.frameRate`"),
+            .derived("duration", \.actionDuration, .number(.positive),
+                     "action duration in seconds; give `duration` or `size` (or both, if they agree)"),
+            Setting("size", \.size, .integer(.atLeast(1)), "window size in frames").defaultText("duration × frame rate"),
+            Setting("stride", \.stride, .integer(.atLeast(1)), "frames between window starts").defaultText("window size"),
+            Setting("padding", \.padding, .choice(Padding.self),
+                    "sequences shorter than a window: `zero` (padded with (0, 0, 0) frames, as Create ML pads frames without a person) "
+                        + "or `drop`"),
+        ]
+    }
+
+    /// Reads `windows`, whose frame rate defaults to `defaultFrameRate` (`features.frameRate`):
+    /// the size is stated in frames, or comes from the duration, which must then be a whole
+    /// number of frames, or from both if they agree.
+    init(reading object: ManifestObjectReader, defaultFrameRate: Double) {
+        let reading = Self.read(object, startingFrom: WindowConfiguration(size: 1, frameRate: defaultFrameRate))
+        self = reading.value
+        let durationNode = reading.node(\.actionDuration)
+        let duration = reading.derivedValue(\.actionDuration)
+        let sizeNode = reading.node(\.size)
+        let statedSize = reading.outcome(\.size) == .valid ? size : nil
+        size = max(1, Int((Self.defaultActionDuration * frameRate).rounded()))
+
+        let rate = frameRate.manifestText
+        switch (durationNode, duration, sizeNode, statedSize) {
+        case let (_, duration?, sizeNode?, statedSize?):
+            let frames = duration * frameRate
+            size = statedSize
+            if abs(frames - Double(statedSize)) > Self.frameTolerance {
+                sizeNode.report(
+                    "contradictory values: \(reading.path(\.size)) is \(statedSize) frames, but \(reading.path(\.actionDuration)) "
+                        + "\(duration.manifestText) s at \(rate) frames per second is \(frames.manifestText) frames")
+            }
+        case let (durationNode?, duration?, nil, _):
+            let frames = duration * frameRate
+            let rounded = frames.rounded()
+            if rounded < 1 {
+                durationNode.report("value out of range: \(duration.manifestText) s at \(rate) frames per second is less than one frame")
+            } else if abs(frames - rounded) > Self.frameTolerance {
+                durationNode.report(
+                    "value out of range: \(duration.manifestText) s at \(rate) frames per second is \(frames.manifestText) frames, "
+                        + "not a whole number; state \(reading.path(\.size)) in frames instead")
+            } else {
+                size = Int(rounded)
+            }
+        case let (_, _, _, statedSize?):
+            size = statedSize
+        default:
+            break  // Neither stated, or a stated one is invalid and already reported.
+        }
+        if reading.outcome(\.stride) != .valid { stride = size }
+    }
+}
+
+extension WindowConfiguration: Codable {
+    /// Manifest form: size, frame rate, stride and padding (the duration follows from them).
+    public func encode(to encoder: Encoder) throws { try encodeSettings(to: encoder) }
+    public init(from decoder: Decoder) throws { try self.init(decodingSettingsFrom: decoder) }
+}
