@@ -11,17 +11,16 @@ struct MeanPoolingTestFamily: ModelFamily {
     struct Settings: ModelSettings {
         var bias: Bool
 
+        static var defaults: Settings { Settings(bias: true) }
+        static var settings: [Setting<Settings>] { [Setting("bias", \.bias, .boolean, "whether the linear layer has a bias")] }
+
         init(bias: Bool) { self.bias = bias }
-        init() { self.init(bias: true) }
+        func encode(to encoder: Encoder) throws { try encodeSettings(to: encoder) }
+        init(from decoder: Decoder) throws { try self.init(decodingSettingsFrom: decoder) }
     }
 
     var name: String { "mean-pooling" }
     var summary: String { "mean over the window, then a linear layer (test family)" }
-    var settingKeys: [String] { ["bias"] }
-
-    func read(_ object: ManifestObjectReader, into settings: inout Settings) {
-        object.read("bias", into: &settings.bias) { $0.bool() }
-    }
 
     func makeClassifier(_ settings: Settings, for input: ModelInput, using generator: inout SeededGenerator) throws -> any Classifier {
         MeanPoolingClassifier(

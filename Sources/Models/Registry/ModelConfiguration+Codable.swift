@@ -1,13 +1,18 @@
 extension ModelConfiguration: Codable {
-    private enum CodingKeys: String, CodingKey { case kind, dropout, normalizeInput }
+    private struct KindKey: CodingKey {
+        var stringValue: String { ModelConfiguration.kindKey }
+        var intValue: Int? { nil }
+        init() {}
+        init?(stringValue: String) { guard stringValue == ModelConfiguration.kindKey else { return nil } }
+        init?(intValue: Int) { nil }
+    }
 
-    /// Manifest form: `kind`, `dropout`, `normalizeInput` and the family's own keys in one
-    /// object, as a manifest writes them.
+    /// Manifest form: `kind`, the shared settings and the family's own in one object, as a
+    /// manifest writes them.
     public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(dropout, forKey: .dropout)
-        try container.encode(normalizeInput, forKey: .normalizeInput)
+        var container = encoder.container(keyedBy: KindKey.self)
+        try container.encode(kind, forKey: KindKey())
+        try SharedModelSettings(dropout: dropout, normalizeInput: normalizeInput).encode(to: encoder)
         try settings.encode(to: encoder)
     }
 
@@ -16,16 +21,16 @@ extension ModelConfiguration: Codable {
     ///
     /// - Throws: `DecodingError.dataCorrupted` for a kind no registered family has.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: KindKey.self)
         let registry = ModelRegistry.of(decoder)
-        let kind = try container.decode(String.self, forKey: .kind)
+        let kind = try container.decode(String.self, forKey: KindKey())
         guard let family = registry.family(named: kind) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .kind, in: container, debugDescription: "\(ModelRegistryError.unknownKind(kind, known: registry.names))")
+                forKey: KindKey(), in: container, debugDescription: "\(ModelRegistryError.unknownKind(kind, known: registry.names))")
         }
+        let shared = try SharedModelSettings(from: decoder)
         self.init(
-            registered: family, settings: try family.decode(from: decoder),
-            dropout: try container.decode(Double.self, forKey: .dropout),
-            normalizeInput: try container.decodeIfPresent(Bool.self, forKey: .normalizeInput) ?? false)
+            registered: family, settings: try family.decode(from: decoder), dropout: shared.dropout,
+            normalizeInput: shared.normalizeInput)
     }
 }

@@ -15,12 +15,12 @@ extension ModelConfiguration {
     package init(reading object: ManifestObjectReader, layout: SkeletonLayout, registry: ModelRegistry) {
         self.init()
         var kindName = family.name
-        let kindOutcome = object.read("kind", into: &kindName) { $0.choice(among: registry.names) }
-        object.read("dropout", into: &dropout) { $0.double(.unitInterval) }
-        object.read("normalizeInput", into: &normalizeInput) { $0.bool() }
+        let kindOutcome = object.read(Self.kindKey, into: &kindName) { $0.choice(among: registry.names) }
+        let shared = SharedModelSettings.read(object)
+        (dropout, normalizeInput) = (shared.value.dropout, shared.value.normalizeInput)
         if normalizeInput && !layout.isImagePose {
-            object.member("normalizeInput")?.report(
-                "contradictory values: \(object.path("normalizeInput")) needs a body-pose layout with channels x, y and "
+            shared.node(\.normalizeInput)?.report(
+                "contradictory values: \(shared.path(\.normalizeInput)) needs a body-pose layout with channels x, y and "
                     + "confidence, but layout '\(layout.name)' has \(layout.channels)")
         }
         let otherKeys = Set(registry.families.flatMap(\.settingKeys))
@@ -30,13 +30,13 @@ extension ModelConfiguration {
             return
         }
         family = chosen
-        settings = chosen.read(object, into: chosen.defaultSettings())
+        settings = chosen.read(object)
         for key in otherKeys.subtracting(chosen.settingKeys).sorted() {
             guard let member = object.claim(key) else { continue }
             let kinds = registry.families.filter { $0.settingKeys.contains(key) }.map { "'\($0.name)'" }
             member.report(
                 "contradictory values: \(object.path(key)) applies only to kind\(kinds.count == 1 ? "" : "s") "
-                    + "\(kinds.joined(separator: ", ")), but \(object.path("kind")) is '\(chosen.name)'")
+                    + "\(kinds.joined(separator: ", ")), but \(object.path(Self.kindKey)) is '\(chosen.name)'")
         }
     }
 }

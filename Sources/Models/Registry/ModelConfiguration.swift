@@ -12,7 +12,7 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// The family (`model.kind`).
     public internal(set) var family: RegisteredModelFamily
     /// The family's own settings; their type is the family's ``ModelFamily/Settings``.
-    public internal(set) var settings: any ModelSettings
+    package internal(set) var settings: any ModelSettings
     /// The dropout probability, in [0, 1); each family says where it applies.
     public var dropout: Double
     /// Whether the model centres and scales each frame's x and y itself
@@ -23,6 +23,9 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// The family's `model.kind` name.
     public var kind: String { family.name }
 
+    /// The manifest key that names the family.
+    static let kindKey = "kind"
+
     /// A configuration of `family` with `settings` (default: the family's defaults).
     ///
     /// - Parameters:
@@ -31,7 +34,7 @@ public struct ModelConfiguration: Sendable, Hashable {
     ///   - dropout: The dropout probability, in [0, 1).
     ///   - normalizeInput: Whether to normalize keypoints inside the model.
     package init<Family: ModelFamily>(
-        _ family: Family, _ settings: Family.Settings = .init(), dropout: Double = 0, normalizeInput: Bool = false
+        _ family: Family, _ settings: Family.Settings = .defaults, dropout: Double = 0, normalizeInput: Bool = false
     ) {
         self.init(registered: RegisteredModelFamily(family), settings: settings, dropout: dropout, normalizeInput: normalizeInput)
     }
@@ -59,14 +62,14 @@ public struct ModelConfiguration: Sendable, Hashable {
     }
 
     /// The settings as the family's type, or nil for another family's type.
-    public func settings<Settings: ModelSettings>(as type: Settings.Type) -> Settings? {
+    package func settings<Settings: ModelSettings>(as type: Settings.Type) -> Settings? {
         settings as? Settings
     }
 
     /// Replaces the family's settings, keeping the family; nil (nothing changed) when they are
     /// of another family's type.
     @discardableResult
-    public mutating func update<Settings: ModelSettings>(_ type: Settings.Type, _ change: (inout Settings) -> Void) -> Bool {
+    package mutating func update<Settings: ModelSettings>(_ type: Settings.Type, _ change: (inout Settings) -> Void) -> Bool {
         guard var typed = settings as? Settings else { return false }
         change(&typed)
         settings = typed

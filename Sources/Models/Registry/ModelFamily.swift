@@ -24,15 +24,14 @@ package protocol ModelFamily: Sendable {
     /// One line for the reference: what the family is, with its paper.
     var summary: String { get }
 
-    /// The manifest keys of ``Settings``, in the order the reference lists them.
-    var settingKeys: [String] { get }
-
     /// Reads the family's keys from the `model` object, reporting each problem at its key.
     ///
-    /// - Parameters:
-    ///   - object: The manifest's `model` object; keys not asked for are reported as unknown.
-    ///   - settings: Holds the defaults; each valid key replaces its default.
-    func read(_ object: ManifestObjectReader, into settings: inout Settings)
+    /// The default reads every declared setting; a family with checks across its keys reads
+    /// them first with `Settings.read(_:startingFrom:)`, then checks.
+    ///
+    /// - Parameter object: The manifest's `model` object; keys not asked for are reported as unknown.
+    /// - Returns: The settings, with the default for every absent or invalid key.
+    func read(_ object: ManifestObjectReader) -> Settings
 
     /// A freshly initialized classifier taking the trainer's windows `[N, C·J, T]` and giving
     /// logits `[N, classCount]`.
@@ -51,4 +50,10 @@ package protocol ModelFamily: Sendable {
     /// The family's settings in a few words for summaries and model cards, without the kind:
     /// `channels [64, 64, 64], kernel sizes [7, 5, 3]`.
     func settingsDescription(_ settings: Settings) -> String
+}
+
+extension ModelFamily {
+    package func read(_ object: ManifestObjectReader) -> Settings {
+        Settings.read(object).value
+    }
 }

@@ -10,11 +10,13 @@ public struct RegisteredModelFamily: Sendable, Hashable, CustomStringConvertible
     public let name: String
     /// The family's one-line summary.
     public let summary: String
-    /// The family's manifest keys.
+    /// The family's manifest keys, in reading order.
     public let settingKeys: [String]
+    /// The reference rows of the family's keys, as `model.KEY`.
+    package let referenceRows: [ManifestReferenceRow]
 
     let defaultSettings: @Sendable () -> any ModelSettings
-    private let readSettings: @Sendable (ManifestObjectReader, any ModelSettings) -> any ModelSettings
+    private let readSettings: @Sendable (ManifestObjectReader) -> any ModelSettings
     private let decodeSettings: @Sendable (Decoder) throws -> any ModelSettings
     private let build: @Sendable (any ModelSettings, ModelInput, inout SeededGenerator) throws -> any Classifier
     private let describePlan: @Sendable (any ModelSettings, ModelInput) -> String
@@ -24,13 +26,10 @@ public struct RegisteredModelFamily: Sendable, Hashable, CustomStringConvertible
     package init<Family: ModelFamily>(_ family: Family) {
         name = family.name
         summary = family.summary
-        settingKeys = family.settingKeys
-        defaultSettings = { Family.Settings() }
-        readSettings = { object, settings in
-            var typed = settings as? Family.Settings ?? Family.Settings()
-            family.read(object, into: &typed)
-            return typed
-        }
+        settingKeys = Family.Settings.settings.map(\.key)
+        referenceRows = Family.Settings.referenceRows(under: "model")
+        defaultSettings = { Family.Settings.defaults }
+        readSettings = { object in family.read(object) }
         decodeSettings = { decoder in try Family.Settings(from: decoder) }
         build = { settings, input, generator in
             guard let typed = settings as? Family.Settings else {
@@ -38,8 +37,8 @@ public struct RegisteredModelFamily: Sendable, Hashable, CustomStringConvertible
             }
             return try family.makeClassifier(typed, for: input, using: &generator)
         }
-        describePlan = { settings, input in family.planDescription(settings as? Family.Settings ?? Family.Settings(), for: input) }
-        describeSettings = { settings in family.settingsDescription(settings as? Family.Settings ?? Family.Settings()) }
+        describePlan = { settings, input in family.planDescription(settings as? Family.Settings ?? Family.Settings.defaults, for: input) }
+        describeSettings = { settings in family.settingsDescription(settings as? Family.Settings ?? Family.Settings.defaults) }
     }
 
     public var description: String { name }
@@ -48,8 +47,8 @@ public struct RegisteredModelFamily: Sendable, Hashable, CustomStringConvertible
 
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
-    func read(_ object: ManifestObjectReader, into settings: any ModelSettings) -> any ModelSettings {
-        readSettings(object, settings)
+    func read(_ object: ManifestObjectReader) -> any ModelSettings {
+        readSettings(object)
     }
 
     func decode(from decoder: Decoder) throws -> any ModelSettings { try decodeSettings(decoder) }

@@ -16,19 +16,20 @@ public struct MultilayerPerceptronFamily: ModelFamily {
         }
 
         /// The defaults: 256 hidden units.
-        public init() { self.init(hiddenUnits: 256) }
+        package static var defaults: Settings { Settings(hiddenUnits: 256) }
+
+        package static var settings: [Setting<Settings>] {
+            [Setting("hiddenUnits", \.hiddenUnits, .integer(.atLeast(1)), "width of the hidden layer")]
+        }
+
+        public func encode(to encoder: Encoder) throws { try encodeSettings(to: encoder) }
+        public init(from decoder: Decoder) throws { try self.init(decodingSettingsFrom: decoder) }
     }
 
     public init() {}
 
     public var name: String { "mlp" }
     public var summary: String { "multilayer perceptron over the flattened window, one hidden layer (a baseline)" }
-    public var settingKeys: [String] { ["hiddenUnits"] }
-
-    package func read(_ object: ManifestObjectReader, into settings: inout Settings) {
-        object.read("hiddenUnits", into: &settings.hiddenUnits) { $0.integer(.atLeast(1)) }
-    }
-
     public func makeClassifier(_ settings: Settings, for input: ModelInput, using generator: inout SeededGenerator) throws -> any Classifier {
         try MultilayerPerceptron(
             configuration: .init(

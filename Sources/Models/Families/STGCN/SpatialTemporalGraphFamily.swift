@@ -18,7 +18,17 @@ public struct SpatialTemporalGraphFamily: ModelFamily {
         }
 
         /// The defaults: edge importance on, as in st-gcn's published models.
-        public init() { self.init(edgeImportance: true) }
+        package static var defaults: Settings { Settings(edgeImportance: true) }
+
+        package static var settings: [Setting<Settings>] {
+            [
+                Setting("edgeImportance", \.edgeImportance, .boolean,
+                        "learn an importance weight for every edge of the graph (st-gcn's `edge_importance_weighting`)"),
+            ]
+        }
+
+        public func encode(to encoder: Encoder) throws { try encodeSettings(to: encoder) }
+        public init(from decoder: Decoder) throws { try self.init(decodingSettingsFrom: decoder) }
     }
 
     /// The channel plan.
@@ -36,12 +46,6 @@ public struct SpatialTemporalGraphFamily: ModelFamily {
         case .stgcn: "ST-GCN (Yan et al., AAAI 2018) with st-gcn's nine blocks of 64 to 256 channels over the layout's skeleton graph"
         case .stgcnSmall: "ST-GCN with six blocks of 32 to 128 channels, for small data sets and fast sweeps"
         }
-    }
-
-    public var settingKeys: [String] { ["edgeImportance"] }
-
-    package func read(_ object: ManifestObjectReader, into settings: inout Settings) {
-        object.read("edgeImportance", into: &settings.edgeImportance) { $0.bool() }
     }
 
     public func makeClassifier(_ settings: Settings, for input: ModelInput, using generator: inout SeededGenerator) throws -> any Classifier {

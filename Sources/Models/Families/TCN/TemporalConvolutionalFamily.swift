@@ -20,7 +20,31 @@ public struct TemporalConvolutionalFamily: ModelFamily {
         }
 
         /// The defaults: three layers of 64 channels with temporal kernels 7, 5 and 3.
-        public init() { self.init(channels: [64, 64, 64], kernelSizes: [7, 5, 3]) }
+        package static var defaults: Settings { Settings(channels: [64, 64, 64], kernelSizes: [7, 5, 3]) }
+
+        package static var settings: [Setting<Settings>] {
+            [
+                Setting("channels", \.channels, .list(.integer(.atLeast(1)), minimumCount: 1),
+                        "output channels of each convolution block, first block first"),
+                Setting("kernelSizes", \.kernelSizes, .list(Self.kernelSize, minimumCount: 1),
+                        "temporal kernel size of each block, in frames; one per entry of `channels`"),
+            ]
+        }
+
+        /// An odd kernel size, so that padding keeps the sequence length.
+        private static var kernelSize: SettingKind<Int> {
+            SettingKind(type: "integer", bounds: "odd, ≥ 1", describe: { "\($0)" }) { node in
+                guard let size = node.integer(.atLeast(1)) else { return nil }
+                guard size % 2 == 1 else {
+                    node.report("value out of range: expected an odd kernel size, so that padding keeps the length, found \(size)")
+                    return nil
+                }
+                return size
+            }
+        }
+
+        public func encode(to encoder: Encoder) throws { try encodeSettings(to: encoder) }
+        public init(from decoder: Decoder) throws { try self.init(decodingSettingsFrom: decoder) }
     }
 
     public init() {}
@@ -29,15 +53,16 @@ public struct TemporalConvolutionalFamily: ModelFamily {
     public var summary: String {
         "temporal convolutional network: 1-D convolutions over time, joints and channels as features (Bai et al., 2018)"
     }
-    public var settingKeys: [String] { ["channels", "kernelSizes"] }
-
-    package func read(_ object: ManifestObjectReader, into settings: inout Settings) {
-        let channelsOutcome = object.read("channels", into: &settings.channels) { $0.array(minimumCount: 1) { $0.integer(.atLeast(1)) } }
-        let kernelSizesOutcome = object.read("kernelSizes", into: &settings.kernelSizes) { $0.array(minimumCount: 1, Self.kernelSize(from:)) }
-        guard channelsOutcome != .invalid, kernelSizesOutcome != .invalid, settings.channels.count != settings.kernelSizes.count else { return }
-        let message = "contradictory values: \(object.path("kernelSizes")) has \(settings.kernelSizes.count) entries but "
-            + "\(object.path("channels")) has \(settings.channels.count); give one kernel size per layer"
-        (object.member("kernelSizes") ?? object.member("channels") ?? object.node).report(message)
+    /// Reads the declared keys, then checks that there is one kernel size per layer.
+    package func read(_ object: ManifestObjectReader) -> Settings {
+        let reading = Settings.read(object)
+        let settings = reading.value
+        guard reading.outcome(\.channels) != .invalid, reading.outcome(\.kernelSizes) != .invalid,
+              settings.channels.count != settings.kernelSizes.count else { return settings }
+        let message = "contradictory values: \(reading.path(\.kernelSizes)) has \(settings.kernelSizes.count) entries but "
+            + "\(reading.path(\.channels)) has \(settings.channels.count); give one kernel size per layer"
+        (reading.node(\.kernelSizes) ?? reading.node(\.channels) ?? object.node).report(message)
+        return settings
     }
 
     public func makeClassifier(_ settings: Settings, for input: ModelInput, using generator: inout SeededGenerator) throws -> any Classifier {
@@ -55,15 +80,6 @@ public struct TemporalConvolutionalFamily: ModelFamily {
 
     public func settingsDescription(_ settings: Settings) -> String {
         "channels \(settings.channels), kernel sizes \(settings.kernelSizes)"
-    }
-
-    private static func kernelSize(from node: ManifestNode) -> Int? {
-        guard let size = node.integer(.atLeast(1)) else { return nil }
-        guard size % 2 == 1 else {
-            node.report("value out of range: expected an odd kernel size, so that padding keeps the length, found \(size)")
-            return nil
-        }
-        return size
     }
 }
 
