@@ -1,6 +1,6 @@
 import NeuralNetwork
 
-extension Branches: ONNXLayerExportable {
+extension Branches: ONNXContainerExportable {
     /// Appends every branch's nodes under `path.<branch name>`, each reading `input`, in branch
     /// order, and one `Concat` with `axis = 1` (ONNX `docs/Operators.md`, Concat-13) of their
     /// outputs, named `path`.
@@ -11,22 +11,7 @@ extension Branches: ONNXLayerExportable {
     ///
     /// - Throws: ``ONNXExportError/unsupportedLayer(path:type:)`` naming the first descendant
     ///   without a translation.
-    public func appendONNXNodes(input: String, path: String, to graph: inout ONNXGraphBuilder) throws -> String {
-        try appendONNXNodes(input: input, path: path, to: &graph) { graph, layers, input, path in
-            try graph.appendLayers(layers, input: input, path: path)
-        }
-    }
-
-    /// Appends the branches with `appendChildren` translating each of them.
-    ///
-    /// - Parameters:
-    ///   - input: The value every branch reads.
-    ///   - path: The layer's state-dictionary path.
-    ///   - graph: The graph being built.
-    ///   - appendChildren: Appends named layers to the graph (receiving the graph, the layers,
-    ///     their input and their parent's path) and returns the last one's output.
-    /// - Returns: The `Concat` node's output.
-    func appendONNXNodes(
+    public func appendONNXNodes(
         input: String, path: String, to graph: inout ONNXGraphBuilder,
         appendingChildrenWith appendChildren: (inout ONNXGraphBuilder, [(name: String, layer: any Layer)], String, String) throws -> String
     ) throws -> String {

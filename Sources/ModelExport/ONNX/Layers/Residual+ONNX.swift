@@ -1,6 +1,6 @@
 import NeuralNetwork
 
-extension Residual: ONNXLayerExportable {
+extension Residual: ONNXContainerExportable {
     /// Appends the body's nodes under `path.<body name>`, the shortcut's under
     /// `path.<shortcut name>` (none for the identity), and one `Add` (ONNX `docs/Operators.md`,
     /// Add-14) of the two, whose output is named `path`.
@@ -11,22 +11,7 @@ extension Residual: ONNXLayerExportable {
     ///
     /// - Throws: ``ONNXExportError/unsupportedLayer(path:type:)`` naming the first descendant
     ///   without a translation.
-    public func appendONNXNodes(input: String, path: String, to graph: inout ONNXGraphBuilder) throws -> String {
-        try appendONNXNodes(input: input, path: path, to: &graph) { graph, layers, input, path in
-            try graph.appendLayers(layers, input: input, path: path)
-        }
-    }
-
-    /// Appends the residual with `appendChildren` translating the body and the shortcut.
-    ///
-    /// - Parameters:
-    ///   - input: The value both paths read.
-    ///   - path: The residual's state-dictionary path.
-    ///   - graph: The graph being built.
-    ///   - appendChildren: Appends named layers to the graph (receiving the graph, the layers,
-    ///     their input and their parent's path) and returns the last one's output.
-    /// - Returns: The `Add` node's output.
-    func appendONNXNodes(
+    public func appendONNXNodes(
         input: String, path: String, to graph: inout ONNXGraphBuilder,
         appendingChildrenWith appendChildren: (inout ONNXGraphBuilder, [(name: String, layer: any Layer)], String, String) throws -> String
     ) throws -> String {

@@ -55,12 +55,8 @@ extension ONNXGraphBuilder {
                 ])
             } else if let sequential = layer as? Sequential {
                 value = try appendFrameLayers(sequential.layers, input: value, path: layerPath)
-            } else if let residual = layer as? Residual {
-                value = try residual.appendONNXNodes(input: value, path: layerPath, to: &self) { graph, layers, input, path in
-                    try graph.appendFrameLayers(layers, input: input, path: path)
-                }
-            } else if let branches = layer as? Branches {
-                value = try branches.appendONNXNodes(input: value, path: layerPath, to: &self) { graph, layers, input, path in
+            } else if let container = layer as? any ONNXContainerExportable {
+                value = try container.appendONNXNodes(input: value, path: layerPath, to: &self) { graph, layers, input, path in
                     try graph.appendFrameLayers(layers, input: input, path: path)
                 }
             } else {
