@@ -34,7 +34,7 @@ public struct ModelCard {
         let model = configuration.model
         var text = "# Model card: \(configuration.name), trial \(artifacts.folder.id)\n\n"
         if !configuration.description.isEmpty { text += "\(configuration.description)\n\n" }
-        text += "A \(model.kind) action classifier (\(model.settingsDescription)) trained by ActionLab \(artifacts.provenance.actionlabVersion) with seed \(artifacts.seed), "
+        text += "An action classifier of kind `\(model.kind)` (\(model.settingsDescription)) trained by ActionLab \(artifacts.provenance.actionlabVersion) with seed \(artifacts.seed), "
         text += "exported from `\(artifacts.folder.url.path)`.\n\n"
         var files = Table(header: ["file", "sha256"])
         for (name, sha256) in self.files { files.append(["`\(name)`", "`\(sha256)`"]) }

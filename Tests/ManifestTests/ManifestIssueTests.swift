@@ -156,7 +156,8 @@ import Testing
     @Test func kernelSizesAndChannelsCountMismatch() {
         let issues = fixture.issues(ManifestFixture.minimal("model: { channels: [32, 32] }"))
         #expect(issues.map(\.description) == [
-            "model.channels: contradictory values: model.kernelSizes has 3 entries but model.channels has 2; give one kernel size per layer",
+            "model.channels: contradictory values: model.kernelSizes (default [7, 5, 3]) has 3 entries but model.channels has 2; "
+                + "give one kernel size per layer",
         ])
         #expect(issues.first?.line == 4)
     }
@@ -177,6 +178,8 @@ import Testing
         ("training: { momentum: 0.5 }", "training.momentum", "contradictory values: momentum applies only to optimizer 'sgd', but training.optimizer is 'adam'"),
         ("model: { channels: [8], kernelSizes: [3, 3] }", "model.kernelSizes",
          "contradictory values: model.kernelSizes has 2 entries but model.channels has 1; give one kernel size per layer"),
+        ("model: { channels: [8, 8], kernelSizes: [3] }", "model.kernelSizes",
+         "contradictory values: model.kernelSizes has 1 entry but model.channels has 2; give one kernel size per layer"),
         ("training: { seeds: [3, 4, 3] }", "training.seeds[2]", "contradictory values: seed 3 repeats training.seeds[0]; seeds must be distinct"),
         ("features: { layout: { name: 'h', joints: ['a', 'b'], channels: ['x'], edges: [[0, 2]] } }", "features.layout",
          "layout 'h': edge (0, 2) names a joint outside 0..<2"),

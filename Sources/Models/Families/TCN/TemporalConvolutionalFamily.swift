@@ -59,7 +59,10 @@ public struct TemporalConvolutionalFamily: ModelFamily {
         let settings = reading.value
         guard reading.outcome(\.channels) != .invalid, reading.outcome(\.kernelSizes) != .invalid,
               settings.channels.count != settings.kernelSizes.count else { return settings }
-        let message = "contradictory values: \(reading.path(\.kernelSizes)) has \(settings.kernelSizes.count) entries but "
+        func entries(_ count: Int) -> String { "\(count) entr\(count == 1 ? "y" : "ies")" }
+        let kernelSizes = reading.outcome(\.kernelSizes) == .absent
+            ? "\(reading.path(\.kernelSizes)) (default \(settings.kernelSizes))" : "\(reading.path(\.kernelSizes))"
+        let message = "contradictory values: \(kernelSizes) has \(entries(settings.kernelSizes.count)) but "
             + "\(reading.path(\.channels)) has \(settings.channels.count); give one kernel size per layer"
         (reading.node(\.kernelSizes) ?? reading.node(\.channels) ?? object.node).report(message)
         return settings
