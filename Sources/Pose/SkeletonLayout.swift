@@ -59,12 +59,20 @@ public struct SkeletonLayout: Sendable, Hashable, Codable {
     /// Whether an all-zero joint means "not detected" rather than a measured zero: true for
     /// layouts with a `confidence` channel (body pose, where Vision pads missing joints with
     /// (0, 0, 0)), false for sensor layouts, where zero is a reading.
-    public var marksUndetectedJointsWithZeros: Bool { channels.contains("confidence") }
+    public var marksUndetectedJointsWithZeros: Bool { channels.contains("confidence") || isSkeleton3D }
 
     /// Whether this is body pose in image coordinates: channels `x`, `y` and `confidence`, as
     /// Vision and pose estimators report keypoints. Geometric augmentations (flip, rotation,
     /// translation, shear) need it; sensor layouts such as accelerometer x, y, z do not qualify.
     public var isImagePose: Bool { ["x", "y", "confidence"].allSatisfy(channels.contains) }
+
+    /// Whether this is a 3-D skeleton in metres: channels `x`, `y` and `z` (no confidence) and
+    /// bones between the joints, as a depth camera (Kinect) or motion capture reports them. `y`
+    /// points up. Such a layout also marks undetected joints (and padded frames) with (0, 0, 0):
+    /// a tracked joint is never exactly at the camera's centre.
+    public var isSkeleton3D: Bool {
+        ["x", "y", "z"].allSatisfy(channels.contains) && !channels.contains("confidence") && !edges.isEmpty
+    }
 
     /// Problems with this layout (empty names, indices out of range, a joint paired with itself).
     public func problems() -> [String] {
@@ -116,8 +124,26 @@ extension SkeletonLayout {
     /// as GunPoint (the x coordinate of the actor's hand).
     public static let univariate = SkeletonLayout(name: "univariate", joints: ["value"], channels: ["x"])
 
+    /// Kinect v1's skeleton (Microsoft Kinect SDK 1.x `NUI_SKELETON_POSITION_INDEX`), in the joint
+    /// order of UTD-MHAD's `Skeleton_joint_order.txt`: 20 joints, channels x, y, z in metres in the
+    /// camera's frame (y up, z away from the camera). Edges are the SDK's bone tree rooted at
+    /// `hipCenter`; mirror pairs swap the subject's left and right limbs.
+    public static let kinectV1 = SkeletonLayout(
+        name: "kinect-v1",
+        joints: [
+            "head", "shoulderCenter", "spine", "hipCenter", "leftShoulder", "leftElbow", "leftWrist", "leftHand",
+            "rightShoulder", "rightElbow", "rightWrist", "rightHand", "leftHip", "leftKnee", "leftAnkle", "leftFoot",
+            "rightHip", "rightKnee", "rightAnkle", "rightFoot",
+        ],
+        channels: ["x", "y", "z"],
+        mirrorPairs: [(4, 8), (5, 9), (6, 10), (7, 11), (12, 16), (13, 17), (14, 18), (15, 19)].map { JointPair($0.0, $0.1) },
+        edges: [
+            (3, 2), (2, 1), (1, 0), (1, 4), (4, 5), (5, 6), (6, 7), (1, 8), (8, 9), (9, 10), (10, 11),
+            (3, 12), (12, 13), (13, 14), (14, 15), (3, 16), (16, 17), (17, 18), (18, 19),
+        ].map { JointPair($0.0, $0.1) })
+
     /// The layouts that manifests can name without declaring them.
-    public static let builtIn: [SkeletonLayout] = [.vision18, .accelerometerGyroscope, .univariate]
+    public static let builtIn: [SkeletonLayout] = [.vision18, .kinectV1, .accelerometerGyroscope, .univariate]
 
     /// The built-in layout with the given name, or nil.
     public static func builtIn(named name: String) -> SkeletonLayout? {

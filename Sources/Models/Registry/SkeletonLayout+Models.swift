@@ -16,11 +16,14 @@ extension SkeletonLayout {
     ///
     /// A layout with edges gets st-gcn's spatial-configuration graph (3 partitions) centred on
     /// its `neck` joint if it has one (joint 1 of Vision-18, as st-gcn's `openpose` layout), else
-    /// on its most central joint (smallest eccentricity). A layout without edges (sensor channels)
+    /// on its `shoulderCenter` (Kinect v1's joint 1; st-gcn's `ntu-rgb+d` layout centres on the
+    /// same joint, NTU's "spine shoulder"), else on its most central joint (smallest eccentricity). A layout without edges (sensor channels)
     /// gets the identity graph (1 partition): each joint is convolved on its own and joints meet
     /// in the global pooling.
     package var spatialGraph: SpatialGraph {
-        SpatialGraph(jointCount: jointCount, edges: edges.map { ($0.first, $0.second) }, center: joints.firstIndex(of: "neck"))
+        SpatialGraph(
+            jointCount: jointCount, edges: edges.map { ($0.first, $0.second) },
+            center: joints.firstIndex(of: "neck") ?? joints.firstIndex(of: "shoulderCenter"))
     }
 }
 
