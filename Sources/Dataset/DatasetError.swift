@@ -16,6 +16,8 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
     case unusedLabelMapping([String], present: [String])
     /// The training data has fewer than two classes.
     case tooFewClasses([String])
+    /// A split groups or selects by a file-name field that a sequence's file does not give.
+    case missingField(String, sequence: String, present: [String])
 
     public var description: String {
         switch self {
@@ -39,6 +41,9 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
         case let .tooFewClasses(labels):
             return "the training data has \(labels.count) class\(labels.count == 1 ? "" : "es") (\(labels.joined(separator: ", "))); "
                 + "a classifier needs at least two"
+        case let .missingField(field, sequence, present):
+            return "\(sequence): its file name gives no field '\(field)' (fields: \(present.isEmpty ? "none" : present.joined(separator: ", "))); "
+                + "dataset.validation.groupBy and dataset.test.where need it in every training file"
         }
     }
 }

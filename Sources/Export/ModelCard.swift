@@ -44,12 +44,15 @@ public struct ModelCard {
     private var interface: String {
         let window = artifacts.window
         let windows = configuration.windows
+        let timing = windows.sampling == .uniform
+            ? "one window of \(window.windowSize) frames: a whole recording resampled to \(window.windowSize) frames "
+                + "(uniform sampling; resample each action the same way before prediction)"
+            : "one window of \(window.windowSize) frames at \(NumberFormat.exact(windows.frameRate)) frames per second (action duration "
+                + "\(NumberFormat.fixed(windows.actionDuration, digits: 3)) s)"
         return """
             ## Input and output
 
-            - Input `poses`: float32 `\(window)` — one window of \(window.windowSize) frames at \
-            \(NumberFormat.exact(windows.frameRate)) frames per second (action duration \
-            \(NumberFormat.fixed(windows.actionDuration, digits: 3)) s), \(layout.channels), \(layout.joints) \
+            - Input `poses`: float32 `\(window)` — \(timing), \(layout.channels), \(layout.joints) \
             (layout `\(layout.name)`). Create ML's action classifier input has the same layout, `[window, 3, 18]` for `vision18`.
             - Output `labelProbabilities`: float32 `[\(artifacts.labels.count)]`, softmax probabilities of \
             \(artifacts.labels.map { "`\($0)`" }.joined(separator: ", ")), in that order.

@@ -1,4 +1,5 @@
 import Foundation
+import JSON5
 import ManifestSchema
 
 extension DataSource: ManifestSection {
@@ -16,7 +17,8 @@ extension DataSource: ManifestSection {
     package static var settings: [Setting<DataSource>] {
         [
             Setting("format", \.format, .choice(Format.self), "the file format (below)").required(),
-            Setting("path", \.path, .path, "the file or folder; it must exist").required().readBySection(),
+            Setting("path", \.path, .path, "the file or folder, or a glob pattern of them (`Skeleton/*.mat`); it must exist or match")
+                .required().readBySection(),
             Setting("label", \.label, .optional(.nonEmptyString),
                     "the label of every sequence of the source; a `csv` file needs one, `uea` files and montage annotations carry their own"),
             Setting("frameRate", \.frameRate, .number(.positive),
@@ -24,7 +26,27 @@ extension DataSource: ManifestSection {
                 .defaultText("`features.frameRate`"),
             Setting("imageSize", \.imageSize, .optional(imageSizeKind),
                     "`[width, height]` in pixels of the frames OpenPose ran on; `openpose` only, and required there"),
+            Setting("pattern", \.pattern, .optional(patternKind),
+                    "a regular expression matching each file's whole name, whose named groups are fields: `label` labels the sample, "
+                        + "others (`subject`, `trial`, ...) are what `dataset.test.where` and `dataset.validation.groupBy` use"),
         ]
+    }
+
+    /// A regular expression with named groups, written as its text.
+    private static var patternKind: SettingKind<FileNamePattern> {
+        SettingKind(
+            type: "string", bounds: "a regular expression with named groups", describe: { JSONStringEscaping.quoted($0.source) },
+            read: { node in
+                guard let text = node.nonEmptyString() else { return nil }
+                do {
+                    return try FileNamePattern(text)
+                } catch {
+                    node.report("\(error)")
+                    return nil
+                }
+            },
+            encode: { pattern, container, key in try container.encode(pattern.source, forKey: key) },
+            decode: { container, key in try container.decodeIfPresent(String.self, forKey: key).map(FileNamePattern.init) })
     }
 
     /// `[width, height]` in pixels.
@@ -49,13 +71,25 @@ extension DataSource: ManifestSection {
         initial.frameRate = defaultFrameRate
         let reading = Self.read(object, startingFrom: initial)
         let pathNode = reading.node(\.path)
-        let item = pathNode?.existingItem()
+        let item = pathNode.flatMap(Self.existingItemOrGlob)
         guard reading.outcome(\.format) == .valid, let pathNode, let item, reading.outcome(\.label) != .invalid,
-            reading.outcome(\.imageSize) != .invalid
+            reading.outcome(\.imageSize) != .invalid, reading.outcome(\.pattern) != .invalid
         else { return nil }
         let format = reading.value.format
         let labelNode = reading.node(\.label)
-        let label = reading.value.label
+        // A label group in the file-name pattern labels each file, as `label` would.
+        let label = reading.value.label ?? (reading.value.pattern?.providesLabel == true ? "" : nil)
+        if let labelNode, reading.value.pattern?.providesLabel == true {
+            labelNode.report(
+                "contradictory values: \(reading.path(\.pattern)) takes each file's label from its name (group 'label'), "
+                    + "so the source takes no \(reading.key(\.label))")
+            return nil
+        }
+        if let patternNode = reading.node(\.pattern), format == .uea || format == .montage {
+            patternNode.report(
+                "\(reading.key(\.pattern)) does not apply to \(reading.key(\.format)) '\(format.rawValue)', whose files carry their own labels")
+            return nil
+        }
         let formatKey = reading.key(\.format)
         if let imageSizeNode = reading.node(\.imageSize), format != .openpose {
             imageSizeNode.report(
@@ -97,6 +131,21 @@ extension DataSource: ManifestSection {
         }
     }
 
+    /// The resolved path of an existing file or folder, or of a glob pattern that matches at least
+    /// one (then `isDirectory` says whether the first match is a folder); `nil` after a report.
+    private static func existingItemOrGlob(_ node: ManifestNode) -> (url: URL, isDirectory: Bool)? {
+        guard let url = node.resolvedPath() else { return nil }
+        guard isGlob(url.path) else { return node.existingItem() }
+        let matches = GlobPattern.matches(of: url.path)
+        guard let first = matches.first else {
+            node.report("missing file: nothing matches the pattern \(url.path)")
+            return nil
+        }
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: first, isDirectory: &isDirectory)
+        return (url, isDirectory.boolValue)
+    }
+
     /// Reads `[width, height]` in pixels, both within ``pixelBounds``.
     private static func imageSize(from node: ManifestNode) -> ImageSize? {
         guard let values = node.array({ $0.integer(pixelBounds) }) else { return nil }
@@ -105,6 +154,17 @@ extension DataSource: ManifestSection {
             return nil
         }
         return ImageSize(width: values[0], height: values[1])
+    }
+
+    /// Reports at `node` every source of `dataset.sources` whose `pattern` has no group named
+    /// `field`, for keys that split by a file-name field (`dataset.test.where`,
+    /// `dataset.validation.groupBy`).
+    static func reportSourcesWithout(field: String, in trainingSources: [DataSource], at node: ManifestNode) {
+        for (index, source) in trainingSources.enumerated() where !(source.pattern?.fieldNames.contains(field) ?? false) {
+            node.report(
+                "dataset.sources[\(index)] gives no field '\(field)': its files need a `pattern` with a group (?<\(field)>...)"
+                    + (source.pattern.map { " (its pattern gives \($0.fieldNames.joined(separator: ", ")))" } ?? ""))
+        }
     }
 
     /// Reads a list of at least ``minimumListCount`` sources.

@@ -52,7 +52,8 @@ public struct DataSource: Sendable, Hashable {
 
     /// The file format.
     public var format: Format
-    /// The absolute URL of the file or folder.
+    /// The absolute URL of the file or folder, or a glob pattern (`Skeleton/*.mat`, POSIX
+    /// `glob(3)` syntax: `*`, `?`, `[...]`) of files or folders, see ``isGlob``.
     public var path: URL
     /// The label of every sequence from this source; `nil` when labels come from the file
     /// (`uea`) or from subfolder names (a `csv` folder in Create ML's labeled-directories layout).
@@ -63,13 +64,24 @@ public struct DataSource: Sendable, Hashable {
     public var frameRate: Double
     /// The frame size OpenPose ran on (`openpose` only; its JSON files are in pixels and state no size).
     public var imageSize: ImageSize?
+    /// Fields taken from each file's name (label, subject, trial, ...), or nil.
+    public var pattern: FileNamePattern?
 
     /// Creates a source.
-    public init(format: Format, path: URL, label: String? = nil, frameRate: Double, imageSize: ImageSize? = nil) {
+    public init(
+        format: Format, path: URL, label: String? = nil, frameRate: Double, imageSize: ImageSize? = nil, pattern: FileNamePattern? = nil
+    ) {
         self.format = format
         self.path = path
         self.label = label
         self.frameRate = frameRate
         self.imageSize = imageSize
+        self.pattern = pattern
     }
+
+    /// Whether ``path`` is a glob pattern (it holds `*`, `?` or `[`) rather than one file or folder.
+    public var isGlob: Bool { Self.isGlob(path.path) }
+
+    /// Whether `path` holds a glob metacharacter (`*`, `?`, `[`).
+    public static func isGlob(_ path: String) -> Bool { path.contains { "*?[".contains($0) } }
 }

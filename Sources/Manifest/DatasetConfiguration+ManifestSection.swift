@@ -39,8 +39,12 @@ extension DatasetConfiguration: ManifestSection {
         if let node = reading.node(\.sources) {
             sources = DataSource.list(from: node, defaultFrameRate: defaultFrameRate) ?? []
         }
-        validation = reading.section(\.validation) { ValidationConfiguration(reading: $0, defaultFrameRate: defaultFrameRate) } ?? validation
-        test = reading.node(\.test)?.object { TestSetConfiguration(reading: $0, defaultFrameRate: defaultFrameRate) }
+        validation = reading.section(\.validation) { 
+            ValidationConfiguration(reading: $0, defaultFrameRate: defaultFrameRate, trainingSources: sources)
+        } ?? validation
+        test = reading.node(\.test)?.object {
+            TestSetConfiguration(reading: $0, defaultFrameRate: defaultFrameRate, trainingSources: sources)
+        }
     }
 }
 

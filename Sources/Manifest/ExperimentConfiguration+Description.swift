@@ -34,7 +34,9 @@ extension ExperimentConfiguration {
         lines += dataset.sources.map(Self.describe)
         lines.append("  validation: " + validationDescription)
         lines += dataset.validation.sources.map(Self.describe)
-        if let test = dataset.test {
+        if let test = dataset.test, !test.selection.isEmpty {
+            lines.append("  test: the training files whose \(test.selectionDescription)")
+        } else if let test = dataset.test {
             lines.append("  test: " + Self.count(test.sources.count, "source"))
             lines += test.sources.map(Self.describe)
         } else {
@@ -52,9 +54,13 @@ extension ExperimentConfiguration {
                 + "\(features.frameRate.manifestText) fps, cache \(features.cache.path)")
         let overlap = windows.stride == windows.size ? "non-overlapping" : "stride \(Self.count(windows.stride, "frame"))"
         let shortSequences = windows.padding == .zero ? "shorter sequences zero-padded" : "shorter sequences dropped"
-        lines.append(
-            "Windows: \(Self.count(windowSize, "frame")) = \(actionDuration.manifestText) s at \(windows.frameRate.manifestText) fps, "
-                + "\(overlap), \(shortSequences)")
+        if windows.sampling == .uniform {
+            lines.append("Windows: one per recording, the whole recording resampled to \(Self.count(windowSize, "frame")) (uniform sampling)")
+        } else {
+            lines.append(
+                "Windows: \(Self.count(windowSize, "frame")) = \(actionDuration.manifestText) s at \(windows.frameRate.manifestText) fps, "
+                    + "\(overlap), \(shortSequences)")
+        }
         let steps = augmentation.steps.map(\.kind).joined(separator: ", ")
         lines.append("Augmentation: '\(augmentation.pipeline)'" + (steps.isEmpty ? " (none)" : " (\(steps))"))
         lines.append(model.planDescription(layout: layout))
@@ -73,7 +79,8 @@ extension ExperimentConfiguration {
         let validation = dataset.validation
         switch validation.strategy {
         case .automatic:
-            return "automatic, fraction \(validation.fraction.manifestText) of the groups, stratified by label, split seed \(validation.seed)"
+            let groups = validation.groupBy.map { "the \($0) values, whole" } ?? "the groups, stratified by label"
+            return "automatic, fraction \(validation.fraction.manifestText) of \(groups), split seed \(validation.seed)"
         case .files:
             return "from files, " + Self.count(validation.sources.count, "source")
         case .none:
@@ -112,6 +119,7 @@ extension ExperimentConfiguration {
     private static func describe(_ source: DataSource) -> String {
         var text = "    - \(source.format.rawValue) \(source.path.path) at \(source.frameRate.manifestText) fps"
         if let label = source.label { text += ", label '\(label)'" }
+        if let pattern = source.pattern { text += ", fields \(pattern.fieldNames.joined(separator: ", ")) from the file names" }
         return text
     }
 

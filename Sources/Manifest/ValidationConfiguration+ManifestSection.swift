@@ -15,6 +15,10 @@ extension ValidationConfiguration: ManifestSection {
                 .encoded { $0.strategy == .automatic },
             Setting("seed", \.seed, .integer(.nonNegative), "seed of the split, independent of the training seeds; `automatic` only")
                 .encoded { $0.strategy == .automatic },
+            Setting("groupBy", \.groupBy, .optional(.nonEmptyString),
+                    "a file-name field (the sources' `pattern`), such as `subject`: the `automatic` split holds out whole values of it, "
+                        + "so no subject is on both sides")
+                .defaultText("the recording"),
             .list("sources", \.sources, of: "source", minimumCount: DataSource.minimumListCount,
                   "sources of the validation set; required with `files`, an error otherwise")
                 .encoded { $0.strategy == .files },
@@ -23,10 +27,18 @@ extension ValidationConfiguration: ManifestSection {
 
     /// Reads `dataset.validation`, whose sources' frame rates default to `defaultFrameRate`;
     /// settings of another strategy are contradictions.
-    init(reading object: ManifestObjectReader, defaultFrameRate: Double) {
+    init(reading object: ManifestObjectReader, defaultFrameRate: Double, trainingSources: [DataSource]) {
         let reading = Self.read(object)
         self = reading.value
         guard reading.outcome(\.strategy) != .invalid else { return }
+        if let groupNode = reading.node(\.groupBy), let field = groupBy {
+            if strategy != .automatic {
+                groupNode.report(
+                    "contradictory values: \(reading.key(\.groupBy)) applies only to \(reading.key(\.strategy)) "
+                        + "'\(Strategy.automatic.rawValue)', but \(reading.path(\.strategy)) is '\(strategy.rawValue)'")
+            }
+            DataSource.reportSourcesWithout(field: field, in: trainingSources, at: groupNode)
+        }
 
         let strategyKey = reading.key(\.strategy)
         let strategyPath = reading.path(\.strategy)

@@ -23,12 +23,19 @@ public struct ValidationConfiguration: Sendable, Hashable {
     public var seed: Int
     /// The validation sources; non-empty exactly when the strategy is ``Strategy/files``.
     public var sources: [DataSource]
+    /// The file-name field (``DataSource/pattern``) whose values group recordings for the
+    /// ``Strategy/automatic`` split, such as `subject`: no subject is then on both sides, as
+    /// cross-subject evaluation needs. Nil groups by recording.
+    public var groupBy: String?
 
     /// Creates a validation configuration; the defaults carve 20% of the groups with seed 0.
-    public init(strategy: Strategy = .automatic, fraction: Double = 0.2, seed: Int = 0, sources: [DataSource] = []) {
+    public init(
+        strategy: Strategy = .automatic, fraction: Double = 0.2, seed: Int = 0, sources: [DataSource] = [], groupBy: String? = nil
+    ) {
         self.strategy = strategy
         self.fraction = fraction
         self.seed = seed
         self.sources = sources
+        self.groupBy = groupBy
     }
 }

@@ -18,6 +18,10 @@ extension WindowConfiguration: ManifestSection {
             Setting("padding", \.padding, .choice(Padding.self),
                     "sequences shorter than a window: `zero` (padded with (0, 0, 0) frames, as Create ML pads frames without a person) "
                         + "or `drop`"),
+            Setting("sampling", \.sampling, .choice(Sampling.self),
+                    "`sliding`: windows of `size` frames at `frameRate` every `stride` frames (Create ML's); `uniform`: one window per "
+                        + "recording, the whole recording resampled to `size` frames (PYSKL's UniformSample), for segmented actions")
+                .encoded { $0.sampling != .sliding },
         ]
     }
 

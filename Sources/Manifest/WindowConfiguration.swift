@@ -14,6 +14,17 @@ public struct WindowConfiguration: Sendable, Hashable {
         case drop
     }
 
+    /// How windows are taken from a sequence.
+    public enum Sampling: String, Sendable, Hashable, Codable, CaseIterable, ManifestChoice {
+        /// Create ML's: windows of ``WindowConfiguration/size`` frames at the window frame rate,
+        /// one every ``WindowConfiguration/stride`` frames (an action duration in seconds).
+        case sliding
+        /// One window per recording, the whole recording resampled to
+        /// ``WindowConfiguration/size`` frames (PYSKL's `UniformSample`, deterministic): for
+        /// datasets of segmented actions whose lengths vary (UTD-MHAD: 41 to 125 frames).
+        case uniform
+    }
+
     /// Create ML's default action duration, in seconds.
     public static let defaultActionDuration = 2.0
     /// How far a manifest's `duration × frameRate` may be from a whole number of frames.
@@ -28,13 +39,16 @@ public struct WindowConfiguration: Sendable, Hashable {
     public var stride: Int
     /// What happens to a sequence shorter than one window.
     public var padding: Padding
+    /// Sliding windows of an action duration, or one window per recording.
+    public var sampling: Sampling
 
     /// Creates a window configuration; the stride defaults to the size (no overlap).
-    public init(size: Int, frameRate: Double, stride: Int? = nil, padding: Padding = .zero) {
+    public init(size: Int, frameRate: Double, stride: Int? = nil, padding: Padding = .zero, sampling: Sampling = .sliding) {
         self.size = size
         self.frameRate = frameRate
         self.stride = stride ?? size
         self.padding = padding
+        self.sampling = sampling
     }
 
     /// The time a window spans, in seconds: ``size`` / ``frameRate``.

@@ -45,8 +45,56 @@ extension PoseSequence {
         guard let first = timestamps.first else {
             return PoseSequence(keypoints: [], timestamps: [], channelCount: channelCount, jointCount: jointCount, frameRate: frameRate)
         }
+        return interpolated(
+            frameCount: resampledFrameCount(at: frameRate), frameRate: frameRate,
+            treatingZeroJointsAsUndetected: treatingZeroJointsAsUndetected
+        ) { first + Double($0) / frameRate }
+    }
+
+    /// The sequence linearly interpolated onto `frameCount` evenly spaced times from its first to
+    /// its last timestamp: how PYSKL's `UniformSample` covers a whole segmented action with a
+    /// fixed number of frames, here deterministic (interpolating rather than picking a random
+    /// frame per segment), so a recording of any length becomes one window.
+    ///
+    /// Output frame `k` is at `t₀ + k · (t_last − t₀) / (frameCount − 1)` (all at `t₀` for one
+    /// output frame), interpolated as in ``resampled(to:treatingZeroJointsAsUndetected:)``, with
+    /// the same treatment of undetected joints; a one-frame sequence (or `frameCount` 1) gives
+    /// `frameCount` copies of the first frame, at the sequence's own frame interval. The nominal frame rate is `(frameCount − 1) / (t_last − t₀)`, or this
+    /// sequence's when it spans no time.
+    ///
+    /// - Parameters:
+    ///   - frameCount: The number of output frames, `T'`; at least 1.
+    ///   - treatingZeroJointsAsUndetected: Whether an all-zero joint is undetected (body pose).
+    /// - Returns: `[T', C, J]`; empty if this sequence is empty.
+    /// - Precondition: `frameCount >= 1`; timestamps strictly increase.
+    public func resampled(toFrameCount frameCount: Int, treatingZeroJointsAsUndetected: Bool = true) -> PoseSequence {
+        precondition(frameCount >= 1, "a resampled sequence has at least one frame")
+        guard let first = timestamps.first, let last = timestamps.last else {
+            return PoseSequence(keypoints: [], timestamps: [], channelCount: channelCount, jointCount: jointCount, frameRate: frameRate)
+        }
+        let span = last - first
+        let step = frameCount > 1 ? span / Double(frameCount - 1) : 0
+        guard step > 0 else {
+            // No time to spread over (one output frame, or one input frame): copies of the first
+            // frame, one frame interval apart so that timestamps still increase.
+            let frame = keypoints[0..<valuesPerFrame]
+            return PoseSequence(
+                keypoints: Array(repeatElement(frame, count: frameCount).joined()),
+                timestamps: (0..<frameCount).map { first + Double($0) / frameRate },
+                channelCount: channelCount, jointCount: jointCount, frameRate: frameRate)
+        }
+        let rate = 1 / step
+        return interpolated(frameCount: frameCount, frameRate: rate, treatingZeroJointsAsUndetected: treatingZeroJointsAsUndetected) {
+            $0 == frameCount - 1 ? last : first + Double($0) * step
+        }
+    }
+
+    /// The frames at times `time(0), time(1), …` (non-decreasing, within the sequence's span),
+    /// each interpolated linearly between the input frames around it.
+    private func interpolated(
+        frameCount outputCount: Int, frameRate: Double, treatingZeroJointsAsUndetected: Bool, time: (Int) -> Double
+    ) -> PoseSequence {
         let tolerance = Self.resamplingTolerance
-        let outputCount = resampledFrameCount(at: frameRate)
         var outputKeypoints: [Float] = []
         outputKeypoints.reserveCapacity(outputCount * valuesPerFrame)
         var outputTimestamps: [Double] = []
@@ -54,10 +102,10 @@ extension PoseSequence {
 
         var before = 0  // The last input frame at or before the grid point.
         for k in 0..<outputCount {
-            let time = first + Double(k) / frameRate
-            while before + 1 < frameCount && timestamps[before + 1] <= time { before += 1 }
+            let time = time(k)
+            while before + 1 < self.frameCount && timestamps[before + 1] <= time { before += 1 }
             outputTimestamps.append(time)
-            guard before + 1 < frameCount else {
+            guard before + 1 < self.frameCount else {
                 appendFrame(before, to: &outputKeypoints)
                 continue
             }

@@ -208,9 +208,7 @@ public struct SweepRunner {
             }
             guard let dataset = datasets[key] else { continue }
             guard dataset.labels.count >= 2 else { throw DatasetError.tooFewClasses(dataset.labels) }
-            let builder = WindowBuilder(
-                windowSize: cell.windows.size, stride: cell.windows.stride, frameRate: cell.windows.frameRate,
-                padding: cell.windows.padding)
+            let builder = WindowBuilder(cell.windows, layout: cell.features.layout)
             for split in RunReport.splitOrder {
                 let sequences = dataset.sequences(of: split)
                 let kept = sequences.filter { builder.windowStarts(frameCount: $0.frameCount(at: builder.frameRate)).count > 0 }

@@ -113,7 +113,9 @@ public struct SweepSummary {
         let augmentation = configuration.augmentation
         return [
             ("layout", "\(layout.name) (\(layout.channelCount) channels × \(layout.jointCount) joints)"),
-            ("window", "\(w.size) frames = \(NumberFormat.fixed(w.actionDuration, digits: 3)) s at \(w.frameRate) fps, stride \(w.stride), padding \(w.padding.rawValue)"),
+            ("window", w.sampling == .uniform
+                ? "\(w.size) frames per recording, the whole recording resampled (uniform sampling)"
+                : "\(w.size) frames = \(NumberFormat.fixed(w.actionDuration, digits: 3)) s at \(w.frameRate) fps, stride \(w.stride), padding \(w.padding.rawValue)"),
             ("augmentation", augmentation.pipeline + (augmentation.steps.isEmpty ? "" : " (\(augmentation.steps.map(\.kind).joined(separator: ", ")))")),
             ("model", "\(m.kind): \(m.settingsDescription)"),
             ("training", "\(t.epochs) epochs, batch \(t.batchSize), \(t.optimizer.rawValue) lr \(t.learningRate), weight decay \(t.weightDecay)"),

@@ -166,10 +166,7 @@ public struct TrialRunner {
 
     /// Windows of every split that has data.
     static func windows(of dataset: LoadedDataset, configuration: ExperimentConfiguration) throws -> [String: WindowSet] {
-        let builder = WindowBuilder(
-            windowSize: configuration.windows.size, stride: configuration.windows.stride,
-            frameRate: configuration.windows.frameRate, padding: configuration.windows.padding,
-            treatsZeroJointsAsUndetected: configuration.features.layout.marksUndetectedJointsWithZeros)
+        let builder = WindowBuilder(configuration.windows, layout: configuration.features.layout)
         var windows: [String: WindowSet] = [:]
         for split in RunReport.splitOrder {
             let sequences = dataset.sequences(of: split)

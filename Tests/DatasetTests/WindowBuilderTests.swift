@@ -57,4 +57,19 @@ import Testing
             try builder.windows(of: [ramp(4, label: "b")], labels: ["a"])
         }
     }
+
+    /// Uniform sampling: every sequence, long or short, becomes one window of `windowSize`
+    /// frames spanning it from first to last frame, whatever the stride, frame rate or padding.
+    @Test(arguments: [(frames: 9, size: 5), (frames: 3, size: 5), (frames: 5, size: 5), (frames: 1, size: 4)])
+    func uniformSamplingCoversTheWholeSequence(frames: Int, size: Int) throws {
+        let builder = WindowBuilder(windowSize: size, stride: 1, frameRate: 30, padding: .drop, sampling: .uniform)
+        let set = try builder.windows(of: [ramp(frames, id: "a"), ramp(frames + 4, id: "b")], labels: ["a"])
+        #expect(set.count == 2 && set.windowSize == size)
+        let window = try set.window(at: 0)
+        // The ramp runs 1 ... frames; the window runs from its first to its last value, evenly.
+        let expected = (0..<size).map { k in size == 1 || frames == 1 ? 1 : 1 + Float(k) * Float(frames - 1) / Float(size - 1) }
+        for (value, wanted) in zip(window, expected) { #expect(abs(value - wanted) <= 1e-5 * wanted) }
+        let longer = try set.window(at: 1)
+        #expect(longer.first == 1 && abs((longer.last ?? 0) - Float(frames + 4)) <= 1e-5)
+    }
 }

@@ -114,7 +114,7 @@ import Testing
         ("model: { kind: 'lstm' }", "model.kind", "unknown value 'lstm'; expected one of 'tcn', 'stgcn', 'stgcn-small', 'mlp'"),
         ("evaluation: { aggregation: 'max' }", "evaluation.aggregation", "unknown value 'max'; expected one of 'mean', 'vote'"),
         ("features: { layout: 'vision17' }", "features.layout",
-         "unknown value 'vision17'; expected one of 'vision18', 'accelerometer-gyroscope', 'univariate' or an object declaring a layout; did you mean 'vision18'?"),
+         "unknown value 'vision17'; expected one of 'vision18', 'kinect-v1', 'accelerometer-gyroscope', 'univariate' or an object declaring a layout; did you mean 'vision18'?"),
     ])
     func unknownEnumValueListsAllowedValues(member: String, path: String, message: String) {
         let issues = fixture.issues(ManifestFixture.minimal(member))

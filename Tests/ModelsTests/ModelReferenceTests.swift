@@ -10,12 +10,7 @@ import Testing
     static var generated: String { ManifestReferenceRow.markdownTable(ModelRegistry.builtIn.referenceRows()) }
 
     @Test func readmeModelTableIsTheRegisteredFamilies() throws {
-        let readme = try String(contentsOf: TestData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let begin = try #require(readme.range(of: "<!-- BEGIN model-keys"), "README.md has no BEGIN model-keys marker")
-        let lineEnd = try #require(readme[begin.upperBound...].range(of: "-->\n"))
-        let end = try #require(readme[lineEnd.upperBound...].range(of: "<!-- END model-keys -->"), "README.md has no END model-keys marker")
-        let table = String(readme[lineEnd.upperBound..<end.lowerBound])
-        #expect(table == Self.generated, "README.md's model table differs; the generated one is:\n\(Self.generated)")
+        try ReadmeSection.expect("model-keys", equals: Self.generated)
     }
 
     @Test func everyFamilysKeyIsListedWithTheKindsThatTakeIt() {

@@ -95,4 +95,21 @@ import Testing
         #expect(resampled.frameCount == 0)
         #expect(resampled.frameRate == 15)
     }
+
+    /// `resampled(toFrameCount:)` spans first to last timestamp evenly, exact at both ends, on an
+    /// uneven input; one input frame gives copies with increasing timestamps.
+    @Test func resamplingToAFrameCountSpansTheSequence() {
+        let input = Self.sequence(timestamps: [0, 0.1, 0.35, 0.4, 1.0], frameRate: 10) { 2 * $0 }
+        let output = input.resampled(toFrameCount: 6, treatingZeroJointsAsUndetected: false)
+        #expect(output.frameCount == 6)
+        #expect(output.timestamps.first == 0 && output.timestamps.last == 1.0)
+        for (k, t) in output.timestamps.enumerated() {
+            #expect(abs(t - Double(k) * 0.2) < 1e-12)
+            #expect(Self.isClose(output[k, 1, 0], Float(2 * t) + 1))
+        }
+        #expect(abs(output.frameRate - 5) < 1e-9)
+        let single = Self.sequence(timestamps: [0.5], frameRate: 30) { $0 }.resampled(toFrameCount: 3)
+        #expect(single.frameCount == 3 && single.keypoints == Array(repeating: [0.5, 1.5, 2.5], count: 3).flatMap { $0 })
+        #expect(zip(single.timestamps, single.timestamps.dropFirst()).allSatisfy { $0 < $1 })
+    }
 }

@@ -14,8 +14,45 @@ extension DataSource {
     /// - `montage`: the annotations (``MontageAnnotations``).
     /// - `openpose`: a folder of JSON files with `label` is one clip; else `<folder>/<label>/<clip>/`.
     /// - `kinetics`: a file; a folder of `.json` files (labels inside, or `label`); or labeled directories.
-    /// - Throws: ``DatasetSourceError`` or ``DatasetError/noSourceFiles(path:expected:)``.
+    ///
+    /// A glob ``path`` lists the samples of each match in turn, as if each were the source's path.
+    /// With a ``pattern``, each sample's file name gives its fields (``DatasetSample/fields``) and,
+    /// from the group `label`, its label; a file (or clip folder) of a folder source counts as
+    /// labeled when the pattern has a `label` group, as when the source has a `label`.
+    /// - Throws: ``DatasetSourceError`` (also for a file whose name the pattern does not match) or
+    ///   ``DatasetError/noSourceFiles(path:expected:)``.
     public func samples() throws -> [DatasetSample] {
+        if isGlob {
+            var samples: [DatasetSample] = []
+            for match in GlobPattern.matches(of: path.path) {
+                var single = self
+                single.path = URL(fileURLWithPath: match)
+                samples += try single.samples()
+            }
+            guard !samples.isEmpty else {
+                throw DatasetError.noSourceFiles(path: path.path, expected: "files or folders matching the pattern")
+            }
+            return samples
+        }
+        guard let pattern else { return try unnamedSamples() }
+        var labeled = self
+        // Listing as a labeled source: the label is a placeholder, replaced from each name below.
+        if pattern.providesLabel && labeled.label == nil { labeled.label = "" }
+        return try labeled.unnamedSamples().map { sample in
+            let name = sample.file.lastPathComponent
+            guard let fields = pattern.fields(of: name) else {
+                throw DatasetSourceError(
+                    file: sample.file.path, message: "the file name '\(name)' does not match the source's pattern '\(pattern.source)'")
+            }
+            var named = sample
+            named.fields = fields
+            if let label = fields["label"] { named.label = label }
+            return named
+        }
+    }
+
+    /// The samples of the source's path, without file-name fields.
+    private func unnamedSamples() throws -> [DatasetSample] {
         switch format {
         case .uea:
             return [DatasetSample(file: path, label: label)]

@@ -55,7 +55,9 @@ public struct DatasetLoader {
         var records: [DataSourceRecord] = []
         var hits = 0
         let videos = VideoSequenceReader(cache: cache, pose: configuration.features.pose, log: log)
-        func read(_ sources: [DataSource], role: String) -> [DatasetSequence] {
+        let testSelection = dataset.test.flatMap { $0.selection.isEmpty ? nil : $0 }
+        var selectedForTest: [DatasetSequence] = []
+        func read(_ sources: [DataSource], role sourceRole: String) -> [DatasetSequence] {
             var sequences: [DatasetSequence] = []
             for source in sources {
                 let policy = dataset.failurePolicy(for: source.format)
@@ -73,7 +75,14 @@ public struct DatasetLoader {
                     for sample in try source.samples() {
                         do {
                             let result = try readSample(sample, source: source, videos: videos)
-                            sequences += result.sequences
+                            let named = result.sequences.map { sequence in
+                                var named = sequence
+                                named.fields = sample.fields
+                                return named
+                            }
+                            // `dataset.test.where` moves a training file, whole, to the test set.
+                            let role = sourceRole == "train" && testSelection?.selects(sample.fields) == true ? "test" : sourceRole
+                            if role == sourceRole { sequences += named } else { selectedForTest += named }
                             if !records.contains(where: { $0.role == role && $0.path == sample.file.path }) {
                                 records.append(DataSourceRecord(
                                     role: role, path: sample.file.path, sha256: result.sourceHash, cacheKey: result.key,
@@ -90,7 +99,7 @@ public struct DatasetLoader {
                     let files = counts.files == 1 ? "1 file" : "\(counts.files) files"
                     // Under the `fail` policy a failed file stops the run: its error says it all.
                     guard failures.isEmpty else { continue }
-                    log("\(role): \(source.path.path): \(counts.sequences) sequences from \(files) "
+                    log("\(sourceRole): \(source.path.path): \(counts.sequences) sequences from \(files) "
                         + "(\(counts.hits) from the cache, \(counts.files - counts.hits) imported)")
                 } catch {
                     failed(error)
@@ -100,7 +109,7 @@ public struct DatasetLoader {
         }
         var train = read(dataset.sources, role: "train")
         var validation = dataset.validation.strategy == .files ? read(dataset.validation.sources, role: "validation") : []
-        let test = read(dataset.test?.sources ?? [], role: "test")
+        let test = read(dataset.test?.sources ?? [], role: "test") + selectedForTest
         guard failures.isEmpty else { throw DatasetError.sourcesFailed(failures) }
         try checkNoOverlap(records)
         try checkLabelMapping(train + validation + test)
@@ -112,11 +121,20 @@ public struct DatasetLoader {
             throw DatasetError.emptySplit("train", reason: "no training sequence is left after dataset.labels and skipped files")
         }
         if dataset.validation.strategy == .automatic {
-            (train, validation) = ValidationSplit(fraction: dataset.validation.fraction, seed: dataset.validation.seed).split(train)
+            let split = ValidationSplit(fraction: dataset.validation.fraction, seed: dataset.validation.seed)
+            if let field = dataset.validation.groupBy {
+                if let ungrouped = train.first(where: { $0.fields[field] == nil }) {
+                    throw DatasetError.missingField(field, sequence: ungrouped.id, present: ungrouped.fields.keys.sorted())
+                }
+                (train, validation) = split.split(train) { $0.fields[field] ?? $0.group }
+            } else {
+                (train, validation) = split.split(train)
+            }
         }
         let labels = Set(train.map(\.label)).sorted()
         var loaded = LoadedDataset(
             train: train, validation: validation, test: mappedTest, labels: labels, records: records, cacheHits: hits, skipped: skipped)
+        loaded.splitMethods = splitMethods(of: loaded)
         let bytes = (train + validation + mappedTest).reduce(0) { $0 + $1.valueCount } * MemoryLayout<Float>.size
         if bytes <= inMemoryLimit {
             try loaded.loadIntoMemory()
@@ -124,6 +142,40 @@ public struct DatasetLoader {
             log("streaming \(bytes >> 20) MiB of keypoints from the feature cache (in memory up to \(inMemoryLimit >> 20) MiB)")
         }
         return loaded
+    }
+
+    /// One sentence per split saying how it was made, with its sequence count.
+    private func splitMethods(of loaded: LoadedDataset) -> [String] {
+        let dataset = configuration.dataset
+        func count(_ sequences: [DatasetSequence]) -> String { sequences.count == 1 ? "1 sequence" : "\(sequences.count) sequences" }
+        func values(_ sequences: [DatasetSequence], _ field: String) -> [String] {
+            Set(sequences.compactMap { $0.fields[field] }).sorted { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }
+        }
+        var methods: [String] = []
+        let test: String
+        switch dataset.test {
+        case nil: test = "no test set"
+        case let selection? where !selection.selection.isEmpty:
+            test = "the files of dataset.sources whose \(selection.selectionDescription), never trained or validated on (\(count(loaded.test)))"
+        case .some: test = "its own sources (\(count(loaded.test)))"
+        }
+        methods.append("test: \(test)")
+        let validation: String
+        switch (dataset.validation.strategy, dataset.validation.groupBy) {
+        case (.none, _): validation = "none"
+        case (.files, _): validation = "its own sources (\(count(loaded.validation)))"
+        case (.automatic, let field?):
+            let held = values(loaded.validation, field), all = values(loaded.train + loaded.validation, field)
+            validation = "\(held.count) of the \(all.count) \(field) values of the training files (\(field) \(held.joined(separator: ", "))), "
+                + "seeded (seed \(dataset.validation.seed)), whole \(field)s, so no \(field) is on both sides (\(count(loaded.validation)))"
+        case (.automatic, nil):
+            validation = "\(Int((dataset.validation.fraction * 100).rounded())) % of each label's recordings, seeded "
+                + "(seed \(dataset.validation.seed)), grouped by recording only: a subject may be on both sides "
+                + "(give the sources a `pattern` with a subject field and set dataset.validation.groupBy) (\(count(loaded.validation)))"
+        }
+        methods.append("validation: \(validation)")
+        methods.append("train: the remaining \(count(loaded.train))")
+        return methods
     }
 
     /// The sequences of one sample, with the cache facts of its file.

@@ -14,6 +14,9 @@ public struct DatasetSample: Sendable, Hashable {
     public var end: Double?
     /// Where the sample was declared, for messages: an annotation's `file:line` or JSON path.
     public var origin: String?
+    /// Fields taken from the file's name by the source's `pattern` (`subject: "2"`), by group
+    /// name; empty without a pattern.
+    public var fields: [String: String] = [:]
 
     /// Creates a sample.
     public init(file: URL, label: String?, start: Double? = nil, end: Double? = nil, origin: String? = nil) {

@@ -24,6 +24,8 @@ public struct DatasetSequence: Sendable {
     public var group: String
     /// The frames, or where to read them.
     public var frames: Frames
+    /// Fields of the sequence's file name (`subject`, `trial`, ...; ``DatasetSample/fields``).
+    public var fields: [String: String] = [:]
 
     /// A sequence held in memory.
     ///

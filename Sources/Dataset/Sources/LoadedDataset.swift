@@ -17,6 +17,9 @@ public struct LoadedDataset: Sendable {
     /// Files that failed and were skipped under `dataset.onError: "skip"`: one message each,
     /// naming the file and the underlying library's error.
     public var skipped: [String] = []
+    /// How each split was made, one sentence per split (`validation: 1 of 4 subjects ...`), for
+    /// summary.md and the trial report.
+    public var splitMethods: [String] = []
 
     /// Whether any sequence is read from the feature cache on demand rather than held in memory.
     public var isStreamed: Bool {

@@ -22,8 +22,24 @@ public struct ValidationSplit: Sendable {
 
     /// The sequences split into training and validation, each in the input order.
     public func split<Sequence: RecordingMember>(_ sequences: [Sequence]) -> (train: [Sequence], validation: [Sequence]) {
+        split(sequences) { $0.group }
+    }
+
+    /// The sequences split into training and validation by the groups `group` assigns, each in
+    /// the input order: the same algorithm with another notion of group, such as a subject
+    /// (`DatasetSequence.fields["subject"]`), so that no subject is on both sides. A group that
+    /// holds every label (a subject who performs every action) buckets by its most frequent
+    /// label, ties to the alphabetically first, so such groups share one bucket and the split
+    /// takes `round(fraction × groups)` of them.
+    ///
+    /// - Parameters:
+    ///   - sequences: The training sequences.
+    ///   - group: The group of a sequence.
+    public func split<Sequence: RecordingMember>(
+        _ sequences: [Sequence], groupedBy group: (Sequence) -> String
+    ) -> (train: [Sequence], validation: [Sequence]) {
         var labelCounts: [String: [String: Int]] = [:]
-        for sample in sequences { labelCounts[sample.group, default: [:]][sample.label, default: 0] += 1 }
+        for sample in sequences { labelCounts[group(sample), default: [:]][sample.label, default: 0] += 1 }
         var buckets: [String: [String]] = [:]
         for group in labelCounts.keys.sorted() {
             let counts = labelCounts[group] ?? [:]
@@ -40,8 +56,8 @@ public struct ValidationSplit: Sendable {
             validationGroups.formUnion(groups.prefix(take))
         }
         return (
-            sequences.filter { !validationGroups.contains($0.group) },
-            sequences.filter { validationGroups.contains($0.group) }
+            sequences.filter { !validationGroups.contains(group($0)) },
+            sequences.filter { validationGroups.contains(group($0)) }
         )
     }
 }

@@ -12,6 +12,10 @@ import Pose
 /// A sequence recorded at another frame rate is first resampled on its timestamps to
 /// `frameRate` (`PoseSequence.resampled(to:)`), so an action duration always spans the same
 /// number of frames.
+///
+/// With ``WindowConfiguration/Sampling/uniform`` sampling every non-empty sequence instead
+/// gives exactly one window: the whole sequence resampled to `windowSize` frames
+/// (`PoseSequence.resampled(toFrameCount:)`); `stride`, `frameRate` and `padding` play no part.
 public struct WindowBuilder: Sendable {
     /// Frames per window, `T` (action duration × frame rate).
     public var windowSize: Int
@@ -24,18 +28,37 @@ public struct WindowBuilder: Sendable {
     /// Whether resampling keeps all-zero joints undetected (body pose) rather than interpolating
     /// them as readings (sensors); see `SkeletonLayout.marksUndetectedJointsWithZeros`.
     public var treatsZeroJointsAsUndetected: Bool
+    /// Sliding windows, or one window per sequence.
+    public var sampling: WindowConfiguration.Sampling
 
-    public init(windowSize: Int, stride: Int, frameRate: Double, padding: WindowConfiguration.Padding, treatsZeroJointsAsUndetected: Bool = true) {
+    public init(
+        windowSize: Int, stride: Int, frameRate: Double, padding: WindowConfiguration.Padding, treatsZeroJointsAsUndetected: Bool = true,
+        sampling: WindowConfiguration.Sampling = .sliding
+    ) {
         precondition(windowSize > 0 && stride > 0 && frameRate > 0)
         self.windowSize = windowSize
         self.stride = stride
         self.frameRate = frameRate
         self.padding = padding
         self.treatsZeroJointsAsUndetected = treatsZeroJointsAsUndetected
+        self.sampling = sampling
     }
 
-    /// Start frames of the windows cut from a sequence of `frameCount` frames.
+    /// The builder of an experiment's `windows` section for sequences of `layout`.
+    ///
+    /// - Parameters:
+    ///   - windows: Window size, stride, frame rate, padding and sampling.
+    ///   - layout: The features' layout (whether all-zero joints are undetected).
+    public init(_ windows: WindowConfiguration, layout: SkeletonLayout) {
+        self.init(
+            windowSize: windows.size, stride: windows.stride, frameRate: windows.frameRate, padding: windows.padding,
+            treatsZeroJointsAsUndetected: layout.marksUndetectedJointsWithZeros, sampling: windows.sampling)
+    }
+
+    /// Start frames of the windows cut from a sequence of `frameCount` frames (for uniform
+    /// sampling, `[0]` for any non-empty sequence).
     public func windowStarts(frameCount: Int) -> [Int] {
+        if sampling == .uniform { return frameCount > 0 ? [0] : [] }
         if frameCount < windowSize { return padding == .zero && frameCount > 0 ? [0] : [] }
         return Array(Swift.stride(from: 0, through: frameCount - windowSize, by: stride))
     }
@@ -44,6 +67,11 @@ public struct WindowBuilder: Sendable {
     /// `PoseSequence.resampled(to:)` produces (grid points up to the last timestamp).
     public func frameCount(of sequence: PoseSequence) -> Int {
         sequence.frameRate == frameRate ? sequence.frameCount : sequence.resampledFrameCount(at: frameRate)
+    }
+
+    /// How a sequence's frames are put on the windows' time axis.
+    var timing: StreamedWindowSource.Timing {
+        sampling == .uniform ? .frameCount(windowSize) : .frameRate(frameRate)
     }
 
     /// Windows of all `sequences`, in sequence order then time order, held in memory.
@@ -100,12 +128,12 @@ public struct WindowBuilder: Sendable {
         }
         guard kept.allSatisfy(\.isLoaded) else {
             set.source = StreamedWindowSource(
-                sequences: kept, frameRate: frameRate, treatsZeroJointsAsUndetected: treatsZeroJointsAsUndetected)
+                sequences: kept, timing: timing, treatsZeroJointsAsUndetected: treatsZeroJointsAsUndetected)
             return set
         }
         // In memory: windows are consecutive per sequence, so a one-sequence source resamples each once.
         let source = StreamedWindowSource(
-            sequences: kept, frameRate: frameRate, treatsZeroJointsAsUndetected: treatsZeroJointsAsUndetected, capacity: 1)
+            sequences: kept, timing: timing, treatsZeroJointsAsUndetected: treatsZeroJointsAsUndetected, capacity: 1)
         let perWindow = set.valuesPerWindow
         set.values = try [Float](unsafeUninitializedCapacity: set.count * perWindow) { buffer, initialized in
             for window in 0..<set.count {
