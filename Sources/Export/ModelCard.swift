@@ -194,6 +194,9 @@ private struct SkeletonLayoutSummary {
         preprocessing = layout.isImagePose
             ? "Keypoints follow Vision: x and y normalized to the displayed frame, origin at the lower left; an undetected "
                 + "joint is (0, 0, 0)."
-            : "Channel values are the source recordings' values, without normalization."
+            : layout.isSkeleton3D
+                ? "Keypoints are 3-D joint positions in metres in the camera's frame (y up), as the depth camera reports them; "
+                    + "an undetected joint and a padded frame are (0, 0, 0)."
+                : "Channel values are the source recordings' values, without normalization."
     }
 }

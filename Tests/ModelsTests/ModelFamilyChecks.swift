@@ -31,13 +31,17 @@ import Testing
         ModelConfiguration(family, dropout: dropout, normalizeInput: normalizeInput)
     }
 
-    static func model(_ configuration: ModelConfiguration, seed: UInt64) throws -> any Classifier {
+    /// The layouts whose in-model normalization every family is checked with: image pose
+    /// (`KeypointNormalization`) and a 3-D skeleton (`SkeletonNormalization`).
+    static let normalizedLayouts: [SkeletonLayout] = [.vision18, .kinectV1]
+
+    static func model(_ configuration: ModelConfiguration, seed: UInt64, layout: SkeletonLayout = layout) throws -> any Classifier {
         var generator = SeededGenerator(seed: seed, purpose: "initialization")
         return try configuration.makeClassifier(layout: layout, windowSize: frames, classCount: classes, using: &generator)
     }
 
-    /// Windows `[N, C·J, T]` of keypoint-like values in [0, 1), the trainer's layout.
-    static func input(seed: UInt64) -> Tensor {
+    /// Windows `[N, C·J, T]` of keypoint-like values in [0.5, 1), the trainer's layout.
+    static func input(seed: UInt64, layout: SkeletonLayout = layout) -> Tensor {
         var tensor = randomTensor([batch, layout.channelCount * layout.jointCount, frames], seed: seed)
         tensor = tensor.map { 0.5 * $0 + 0.5 }
         return tensor
@@ -56,10 +60,10 @@ import Testing
     }
 
     /// The in-model keypoint normalization builds into every family and keeps the output shape.
-    @Test(arguments: registry.families)
-    func normalizedInputKeepsTheInterface(_ family: RegisteredModelFamily) throws {
-        let model = try Self.model(Self.configuration(family, normalizeInput: true), seed: 3)
-        let logits = model.forward(Self.input(seed: 4), training: false)
+    @Test(arguments: registry.families, normalizedLayouts)
+    func normalizedInputKeepsTheInterface(_ family: RegisteredModelFamily, layout: SkeletonLayout) throws {
+        let model = try Self.model(Self.configuration(family, normalizeInput: true), seed: 3, layout: layout)
+        let logits = model.forward(Self.input(seed: 4, layout: layout), training: false)
         #expect(logits.shape == [Self.batch, Self.classes])
         #expect(logits.values.allSatisfy { $0.isFinite })
     }
@@ -80,16 +84,23 @@ import Testing
 
     /// The exported ONNX model (Create ML's interface: `poses [T, C, J]` → `labelProbabilities`)
     /// passes onnx's checker and gives onnxruntime's probabilities equal to ActionLab's within 1e-5.
-    @Test(arguments: registry.families)
-    func onnxExportMatchesOnnxruntime(_ family: RegisteredModelFamily) throws {
-        let model = try Self.model(Self.configuration(family, normalizeInput: true), seed: 7)
+    @Test(arguments: registry.families, normalizedLayouts)
+    func onnxExportMatchesOnnxruntime(_ family: RegisteredModelFamily, layout: SkeletonLayout) throws {
+        let model = try Self.model(Self.configuration(family, normalizeInput: true), seed: 7, layout: layout)
         let exportable = try #require(model as? any ONNXExportable, "\(family.name) has no ONNX translation")
-        let (channels, joints, frames) = (Self.layout.channelCount, Self.layout.jointCount, Self.frames)
+        let (channels, joints, frames) = (layout.channelCount, layout.jointCount, Self.frames)
         let window = KeypointWindowShape(windowSize: frames, channelCount: channels, jointCount: joints)
         let onnx = try ONNXClassifierExporter(producerVersion: "test").model(
             of: exportable, window: window, graphName: family.name, metadata: [("labels", "a,b,c")])
 
-        let input = Self.input(seed: 8)
+        var input = Self.input(seed: 8, layout: layout)
+        if layout.isSkeleton3D {
+            // Window 1: the hip undetected in the first frame, the last frame padded.
+            let (c, j) = (layout.channelCount, layout.jointCount)
+            let hip = try #require(layout.joints.firstIndex(of: "hipCenter"))
+            for channel in 0..<c { input.values[((c + channel) * j + hip) * frames] = 0 }
+            for feature in 0..<(c * j) { input.values[(c * j + feature) * frames + frames - 1] = 0 }
+        }
         let logits = model.forward(input, training: false)
         var expected: [Float] = []
         var windows: [Float] = []

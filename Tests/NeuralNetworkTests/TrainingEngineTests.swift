@@ -128,7 +128,7 @@ import Testing
     static func multilayerPerceptron(seed: UInt64, normalized: Bool = false) throws -> MultilayerPerceptron {
         try MultilayerPerceptron(
             configuration: .init(inputChannels: 15, frames: 3, hiddenUnits: 8, classCount: 3, dropout: 0.2,
-                                 keypointNormalization: normalized ? normalization : nil),
+                                 keypointNormalization: normalized ? .imagePose(normalization) : nil),
             seed: seed)
     }
 
@@ -144,7 +144,7 @@ import Testing
 
     @Test func multilayerPerceptronGradients() throws {
         let model = try MultilayerPerceptron(
-            configuration: .init(inputChannels: 15, frames: 3, hiddenUnits: 4, classCount: 3, keypointNormalization: Self.normalization),
+            configuration: .init(inputChannels: 15, frames: 3, hiddenUnits: 4, classCount: 3, keypointNormalization: .imagePose(Self.normalization)),
             seed: 1)
         checkGradients(of: model, input: Self.keypoints(seed: 7), training: false, epsilon: 1e-3)
     }
@@ -154,7 +154,7 @@ import Testing
         try checkClassifier({ seed in
             try SpatialTemporalGraphConvolutionalNetwork(
                 configuration: .init(channelCount: 3, graph: graph, classCount: 2, blocks: [.init(channels: 4), .init(channels: 4, stride: 2)],
-                                     temporalKernelSize: 3, keypointNormalization: Self.normalization),
+                                     temporalKernelSize: 3, keypointNormalization: .imagePose(Self.normalization)),
                 seed: seed)
         }, input: Self.keypoints(seed: 8), labels: [0, 1])
     }

@@ -46,6 +46,17 @@ public struct ONNXGraphBuilder: Sendable {
         return name
     }
 
+    /// Adds a zero-dimensional `INT64` initializer, such as the axis input of `CumSum`.
+    ///
+    /// - Returns: `name`.
+    /// - Throws: ``ONNXExportError/duplicateName(_:)`` if the name is taken.
+    @discardableResult
+    public mutating func addInitializer(_ name: String, int64Scalar value: Int64) throws -> String {
+        try reserve(name)
+        initializers.append(ONNX.TensorProto(name: name, int64Scalar: value))
+        return name
+    }
+
     /// Adds a node with one output.
     ///
     /// - Parameters:

@@ -47,6 +47,13 @@ extension ONNX {
             self.init(name: name, dims: [Int64(values.count)], dataType: .int64, rawData: raw)
         }
 
+        /// Creates a zero-dimensional (scalar) `INT64` tensor, such as the axis of a `CumSum`.
+        public init(name: String, int64Scalar value: Int64) {
+            var raw: [UInt8] = []
+            raw.appendLittleEndian(UInt64(bitPattern: value))
+            self.init(name: name, dims: [], dataType: .int64, rawData: raw)
+        }
+
         public func encode(to encoder: inout ProtobufEncoder) {
             encoder.writePackedInt64(field: 1, dims)
             encoder.writeInt32(field: 2, dataType.rawValue)

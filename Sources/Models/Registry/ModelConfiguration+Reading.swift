@@ -10,7 +10,7 @@ extension ModelConfiguration {
     ///
     /// - Parameters:
     ///   - object: The `model` object.
-    ///   - layout: The skeleton layout (`features.layout`); `normalizeInput` needs x, y and confidence.
+    ///   - layout: The skeleton layout (`features.layout`); `normalizeInput` needs one with an in-model normalization.
     ///   - registry: The families `kind` may name.
     package init(reading object: ManifestObjectReader, layout: SkeletonLayout, registry: ModelRegistry) {
         self.init()
@@ -18,10 +18,11 @@ extension ModelConfiguration {
         let kindOutcome = object.read(Self.kindKey, into: &kindName) { $0.choice(among: registry.names) }
         let shared = SharedModelSettings.read(object)
         (dropout, normalizeInput) = (shared.value.dropout, shared.value.normalizeInput)
-        if normalizeInput && !layout.isImagePose {
+        if normalizeInput && layout.inputNormalization == nil {
             shared.node(\.normalizeInput)?.report(
                 "contradictory values: \(shared.path(\.normalizeInput)) needs a body-pose layout with channels x, y and "
-                    + "confidence, but layout '\(layout.name)' has \(layout.channels)")
+                    + "confidence, or a 3-D skeleton with x, y, z and joints hipCenter and shoulderCenter, but layout '\(layout.name)' "
+                    + "has \(layout.channels)")
         }
         let otherKeys = Set(registry.families.flatMap(\.settingKeys))
         guard kindOutcome != .invalid, let chosen = registry.family(named: kindName) else {

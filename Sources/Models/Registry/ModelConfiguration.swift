@@ -15,9 +15,10 @@ public struct ModelConfiguration: Sendable, Hashable {
     package internal(set) var settings: any ModelSettings
     /// The dropout probability, in [0, 1); each family says where it applies.
     public var dropout: Double
-    /// Whether the model centres and scales each frame's x and y itself
-    /// (`KeypointNormalization`: neck or mean of the detected joints, mean joint distance), so
-    /// that an exported model takes raw keypoints; body-pose layouts (x, y, confidence) only.
+    /// Whether the model centres and scales its input itself, so that an exported model takes
+    /// raw keypoints: each frame's x and y for image pose (`KeypointNormalization`: neck or mean
+    /// of the detected joints, mean joint distance), each window on its hip and spine for a 3-D
+    /// skeleton (`SkeletonNormalization`); see `SkeletonLayout.inputNormalization`.
     public var normalizeInput: Bool
 
     /// The family's `model.kind` name.

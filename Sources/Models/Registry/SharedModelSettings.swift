@@ -14,8 +14,8 @@ struct SharedModelSettings: ManifestSection, Hashable {
                     "dropout probability; each family says where (`tcn`: after each block, `stgcn`: at the end of each block's "
                         + "temporal part, `mlp`: after the hidden layer)"),
             Setting("normalizeInput", \.normalizeInput, .boolean,
-                    "centre and scale each frame's x, y inside the model (below), so an exported model takes raw keypoints; "
-                        + "body-pose layouts (x, y, confidence) only"),
+                    "centre and scale the keypoints inside the model (below), so an exported model takes raw keypoints: per frame on "
+                        + "image pose (x, y, confidence), per window on the hip and by the spine length on 3-D skeletons (`kinect-v1`)"),
         ]
     }
 

@@ -2,14 +2,27 @@ import NeuralNetwork
 import Pose
 
 extension SkeletonLayout {
-    /// Where in-model normalization finds x, y, confidence and the centre joint (`neck`) of a
-    /// body-pose layout, or nil for a layout without those channels.
-    package var keypointNormalization: KeypointNormalization.Configuration? {
-        guard let x = channels.firstIndex(of: "x"), let y = channels.firstIndex(of: "y"),
-              let confidence = channels.firstIndex(of: "confidence") else { return nil }
-        return KeypointNormalization.Configuration(
-            channelCount: channelCount, jointCount: jointCount, xChannel: x, yChannel: y,
-            confidenceChannel: confidence, centreJoint: joints.firstIndex(of: "neck"))
+    /// The in-model normalization of the layout, or nil for a layout that has none (sensor channels).
+    ///
+    /// - Body pose in image coordinates (x, y, confidence): ``KeypointNormalization``, centred
+    ///   per frame on the `neck` joint when it has one, else on the detected joints' mean.
+    /// - A 3-D skeleton (x, y, z and bones) with `hipCenter` and `shoulderCenter` joints (Kinect
+    ///   v1): ``SkeletonNormalization``, centred on `hipCenter`, scaled by the spine
+    ///   `hipCenter`–`shoulderCenter`.
+    package var inputNormalization: InputNormalization? {
+        if let x = channels.firstIndex(of: "x"), let y = channels.firstIndex(of: "y"),
+           let confidence = channels.firstIndex(of: "confidence") {
+            return .imagePose(KeypointNormalization.Configuration(
+                channelCount: channelCount, jointCount: jointCount, xChannel: x, yChannel: y,
+                confidenceChannel: confidence, centreJoint: joints.firstIndex(of: "neck")))
+        }
+        if isSkeleton3D, let hip = joints.firstIndex(of: "hipCenter"), let shoulders = joints.firstIndex(of: "shoulderCenter") {
+            let coordinates = ["x", "y", "z"].compactMap { channels.firstIndex(of: $0) }
+            return .skeleton3D(SkeletonNormalization.Configuration(
+                channelCount: channelCount, jointCount: jointCount, coordinateChannels: coordinates,
+                centreJoint: hip, spineBase: hip, spineTop: shoulders))
+        }
+        return nil
     }
 
     /// The graph a graph model uses for the layout.
@@ -29,7 +42,7 @@ extension SkeletonLayout {
 
 extension ModelInput {
     /// The in-model keypoint normalization the input asks for, or nil.
-    package var keypointNormalization: KeypointNormalization.Configuration? {
-        normalizeInput ? layout.keypointNormalization : nil
+    package var keypointNormalization: InputNormalization? {
+        normalizeInput ? layout.inputNormalization : nil
     }
 }

@@ -61,16 +61,6 @@ public final class KeypointNormalization: Layer {
             }
             return problems
         }
-
-        /// ``problems`` plus a check that the layout fits a model's `inputChannels` (`C·J`
-        /// values per frame); the models share it.
-        public func problems(forInputChannels inputChannels: Int) -> [String] {
-            var problems = self.problems
-            if channelCount * jointCount != inputChannels {
-                problems.append("keypointNormalization covers \(channelCount)·\(jointCount) values per frame, not inputChannels \(inputChannels)")
-            }
-            return problems
-        }
     }
 
     /// A scale at or below this is replaced by 1 (a frame with fewer than two distinct joints).
@@ -235,11 +225,5 @@ public final class KeypointNormalization: Layer {
             }
         }
         return gradInput
-    }
-
-    /// The layer as the first entry of a model's layer list, named `keypointNormalization`, or
-    /// nothing when `configuration` is nil.
-    public static func layers(_ configuration: Configuration?) -> [(name: String, layer: any Layer)] {
-        configuration.map { [("keypointNormalization", KeypointNormalization(configuration: $0))] } ?? []
     }
 }

@@ -29,7 +29,7 @@ public final class MultilayerPerceptron: Classifier {
         /// The dropout rate after the hidden layer's ReLU, in `[0, 1)`; 0 adds no dropout layer.
         public var dropout: Float
         /// Where x, y and confidence are, to centre and scale them inside the model; nil for none.
-        public var keypointNormalization: KeypointNormalization.Configuration?
+        public var keypointNormalization: InputNormalization?
 
         /// Creates a configuration.
         ///
@@ -41,7 +41,7 @@ public final class MultilayerPerceptron: Classifier {
         ///   - dropout: Dropout after the hidden layer (default 0).
         ///   - keypointNormalization: Centre and scale keypoints first (default nil: no).
         public init(inputChannels: Int, frames: Int, hiddenUnits: Int = 256, classCount: Int, dropout: Float = 0,
-                    keypointNormalization: KeypointNormalization.Configuration? = nil) {
+                    keypointNormalization: InputNormalization? = nil) {
             self.inputChannels = inputChannels
             self.frames = frames
             self.hiddenUnits = hiddenUnits
@@ -81,7 +81,7 @@ public final class MultilayerPerceptron: Classifier {
         let problems = configuration.problems
         guard problems.isEmpty else { throw InvalidConfiguration(problems: problems) }
         self.configuration = configuration
-        var layers = KeypointNormalization.layers(configuration.keypointNormalization) + [
+        var layers = InputNormalization.layers(configuration.keypointNormalization) + [
             ("inputNormalization", BatchNormalization(channels: configuration.inputChannels)),
             ("flatten", Flatten()),
             ("hidden", Linear(

@@ -9,7 +9,7 @@ import Randomness
 /// `[N, classCount]`. Graph layers work on `[N, C, T, V]`; the model rearranges its input once:
 ///
 /// ```
-/// keypointNormalization KeypointNormalization on [N, C·V, T]  (optional: centre and scale x, y)
+/// keypointNormalization InputNormalization on [N, C·V, T]  (optional: centre and scale the keypoints)
 /// inputNormalization  BatchNormalization(C·V) on [N, C·V, T]   (st-gcn's data_bn)
 ///                     [N, C·V, T] → [N, C, V, T] → [N, C, T, V]
 /// blocks.i            SpatialTemporalGraphBlock(channels_i, stride_i); block 0 without residual
@@ -82,8 +82,8 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         /// The dropout rate at the end of each block's temporal part, in `[0, 1)`.
         public var dropout: Float
         /// Where x, y and confidence are, to centre and scale them inside the model
-        /// (``KeypointNormalization``); nil to take the input as it is.
-        public var keypointNormalization: KeypointNormalization.Configuration?
+        /// (``InputNormalization``); nil to take the input as it is.
+        public var keypointNormalization: InputNormalization?
 
         /// Creates a configuration.
         ///
@@ -98,7 +98,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         ///   - keypointNormalization: Centre and scale keypoints first (default nil: no).
         public init(channelCount: Int, graph: SpatialGraph, classCount: Int, blocks: [Block] = Preset.stgcn.blocks,
                     temporalKernelSize: Int = 9, edgeImportance: Bool = true, dropout: Float = 0,
-                    keypointNormalization: KeypointNormalization.Configuration? = nil) {
+                    keypointNormalization: InputNormalization? = nil) {
             self.channelCount = channelCount
             self.graph = graph
             self.classCount = classCount
@@ -139,7 +139,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
     /// The hyperparameters the network was built with.
     public let configuration: Configuration
     /// Centres and scales x, y on `[N, C·V, T]` (optional).
-    public let keypointNormalization: KeypointNormalization?
+    public let keypointNormalization: (any Layer)?
     /// st-gcn's `data_bn` on `[N, C·V, T]`.
     public let inputNormalization: BatchNormalization
     /// The blocks on `[N, C, T, V]`, named `0`, `1`, ….
@@ -161,7 +161,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         let problems = configuration.problems
         guard problems.isEmpty else { throw InvalidConfiguration(problems: problems) }
         self.configuration = configuration
-        keypointNormalization = configuration.keypointNormalization.map(KeypointNormalization.init(configuration:))
+        keypointNormalization = configuration.keypointNormalization.map { $0.makeLayer() }
         inputNormalization = BatchNormalization(channels: configuration.channelCount * configuration.graph.jointCount)
         var layers: [any Layer] = []
         var width = configuration.channelCount
@@ -192,7 +192,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
     public var classCount: Int { configuration.classCount }
     public var inputShape: [Int?] { [configuration.channelCount * configuration.graph.jointCount, nil] }
     public var sublayers: [(name: String, layer: any Layer)] {
-        (keypointNormalization.map { [("keypointNormalization", $0 as any Layer)] } ?? [])
+        (keypointNormalization.map { [("keypointNormalization", $0)] } ?? [])
             + [("inputNormalization", inputNormalization), ("blocks", blocks), ("classifier", classifier)]
     }
 

@@ -35,8 +35,8 @@ public final class TemporalConvolutionalNetwork: Classifier {
         /// The dropout rate after each block's ReLU, in `[0, 1)`; 0 adds no dropout layers.
         public var dropout: Float
         /// Where x, y and confidence are, to centre and scale them inside the model
-        /// (``KeypointNormalization``); nil to take the input as it is.
-        public var keypointNormalization: KeypointNormalization.Configuration?
+        /// (``InputNormalization``); nil to take the input as it is.
+        public var keypointNormalization: InputNormalization?
 
         /// Creates a configuration.
         ///
@@ -50,7 +50,7 @@ public final class TemporalConvolutionalNetwork: Classifier {
         ///   - keypointNormalization: Centre and scale keypoints first (default nil: no).
         public init(inputChannels: Int, classCount: Int, channels: [Int] = [64, 64, 64],
                     kernelSizes: [Int] = [7, 5, 3], dilations: [Int]? = nil, dropout: Float = 0,
-                    keypointNormalization: KeypointNormalization.Configuration? = nil) {
+                    keypointNormalization: InputNormalization? = nil) {
             self.inputChannels = inputChannels
             self.classCount = classCount
             self.channels = channels
@@ -118,7 +118,7 @@ public final class TemporalConvolutionalNetwork: Classifier {
             blocks.append(Sequential(block))
             width = outChannels
         }
-        body = Sequential(KeypointNormalization.layers(configuration.keypointNormalization) + [
+        body = Sequential(InputNormalization.layers(configuration.keypointNormalization) + [
             ("inputNormalization", BatchNormalization(channels: configuration.inputChannels)),
             ("blocks", Sequential(blocks)),
             ("pooling", GlobalAveragePooling()),
