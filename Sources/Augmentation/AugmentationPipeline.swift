@@ -5,6 +5,11 @@ import Randomness
 /// A named sequence of augmentation steps bound to a skeleton layout, applied to training
 /// windows each epoch.
 ///
+/// Geometric steps work on body pose in image coordinates (`x`, `y`, `confidence`) and on 3-D
+/// skeletons (`x`, `y`, `z` in metres, `y` up); see ``AugmentationStep``. On image pose the
+/// steps draw exactly the numbers they always drew, so image-pose results do not depend on the
+/// 3-D support.
+///
 /// Randomness: window `index` in epoch `epoch` of the run with seed `seed` draws from
 /// `SeededGenerator(seed:purpose: "augmentation", epoch:index:)`, so a window's augmentation
 /// depends only on those three numbers, never on batch order or threads.
@@ -18,23 +23,33 @@ public struct AugmentationPipeline: Sendable {
 
     private let xChannel: Int?
     private let yChannel: Int?
+    /// The `x`, `y`, `z` channels of a 3-D skeleton (`SkeletonLayout.isSkeleton3D`), else nil.
+    private let spatialChannels: (x: Int, y: Int, z: Int)?
     private let coordinateChannels: [Int]
 
     /// Binds `steps` to `layout`.
-    /// - Throws: `AugmentationError.unsupportedLayout` if a geometric step meets a layout without
-    ///   `x` and `y` channels, or a flip meets one without mirror pairs.
+    /// - Throws: `AugmentationError.unsupportedLayout` if a geometric step meets a layout that is
+    ///   neither image pose nor a 3-D skeleton, or a flip meets one without mirror pairs.
     public init(name: String, steps: [AugmentationStep], layout: SkeletonLayout) throws {
         self.name = name
         self.steps = steps
         self.layout = layout
         xChannel = layout.isImagePose ? layout.channels.firstIndex(of: "x") : nil
         yChannel = layout.isImagePose ? layout.channels.firstIndex(of: "y") : nil
+        if layout.isSkeleton3D, let x = layout.channels.firstIndex(of: "x"), let y = layout.channels.firstIndex(of: "y"),
+           let z = layout.channels.firstIndex(of: "z") {
+            spatialChannels = (x, y, z)
+        } else {
+            spatialChannels = nil
+        }
+        let hasCoordinates = (xChannel != nil && yChannel != nil) || spatialChannels != nil
         coordinateChannels = layout.channels.indices.filter { layout.channels[$0] != "confidence" }
         for step in steps {
-            if step.needsPlanarCoordinates && (xChannel == nil || yChannel == nil) {
+            if step.needsSkeletonCoordinates && !hasCoordinates {
                 throw AugmentationError.unsupportedLayout(
                     pipeline: name, step: step.kind, layout: layout.name,
-                    reason: "it is not body pose in image coordinates (channels 'x', 'y' and 'confidence')")
+                    reason: "it is neither body pose in image coordinates (channels 'x', 'y' and 'confidence') "
+                        + "nor a 3-D skeleton (channels 'x', 'y' and 'z', and edges)")
             }
             if case .horizontalFlip = step, layout.mirrorPairs.isEmpty {
                 throw AugmentationError.unsupportedLayout(
@@ -69,16 +84,29 @@ public struct AugmentationPipeline: Sendable {
     private func apply(_ step: AugmentationStep, to view: inout WindowView, using generator: inout SeededGenerator) {
         switch step {
         case let .horizontalFlip(probability):
-            guard Double(generator.nextUniform()) < probability, let x = xChannel else { return }
+            guard Double(generator.nextUniform()) < probability else { return }
+            if spatialChannels != nil {
+                affine3D(&view) { dx, dy, dz in (-dx, dy, dz) }
+                view.swapJoints(layout.mirrorPairs)
+                return
+            }
+            guard let x = xChannel else { return }
             view.transformDetected { values, base, _ in values[base + x] = 1 - values[base + x] }
             view.swapJoints(layout.mirrorPairs)
         case let .rotation(degrees):
             let angle = uniform(-degrees, degrees, &generator) * Double.pi / 180
             let (cosine, sine) = (Float(cos(angle)), Float(sin(angle)))
+            if spatialChannels != nil {
+                // About the vertical axis y: x' = cos·x + sin·z, z' = −sin·x + cos·z.
+                affine3D(&view) { dx, dy, dz in (cosine * dx + sine * dz, dy, -sine * dx + cosine * dz) }
+                return
+            }
             affine(&view) { dx, dy in (cosine * dx - sine * dy, sine * dx + cosine * dy) }
         case let .scale(minimum, maximum):
             let factor = Float(uniform(minimum, maximum, &generator))
-            if xChannel != nil && yChannel != nil {
+            if spatialChannels != nil {
+                affine3D(&view) { dx, dy, dz in (factor * dx, factor * dy, factor * dz) }
+            } else if xChannel != nil && yChannel != nil {
                 affine(&view) { dx, dy in (factor * dx, factor * dy) }
             } else {
                 // Sensor channels: scale the magnitudes (Um et al., ICMI 2017, "scaling").
@@ -88,9 +116,21 @@ public struct AugmentationPipeline: Sendable {
                 }
             }
         case let .translation(maximum):
+            if spatialChannels != nil {
+                let shift = (0..<3).map { _ in Float(uniform(-maximum, maximum, &generator)) }
+                affine3D(&view) { dx, dy, dz in (dx + shift[0], dy + shift[1], dz + shift[2]) }
+                return
+            }
             let (shiftX, shiftY) = (Float(uniform(-maximum, maximum, &generator)), Float(uniform(-maximum, maximum, &generator)))
             affine(&view) { dx, dy in (dx + shiftX, dy + shiftY) }
         case let .shear(maximum):
+            if spatialChannels != nil {
+                let s = (0..<6).map { _ in Float(uniform(-maximum, maximum, &generator)) }
+                affine3D(&view) { dx, dy, dz in
+                    (dx + s[0] * dy + s[1] * dz, s[2] * dx + dy + s[3] * dz, s[4] * dx + s[5] * dy + dz)
+                }
+                return
+            }
             let (a, b) = (Float(uniform(-maximum, maximum, &generator)), Float(uniform(-maximum, maximum, &generator)))
             affine(&view) { dx, dy in (dx + a * dy, dy + b * dx) }
         case let .jitter(standardDeviation):
@@ -121,6 +161,20 @@ public struct AugmentationPipeline: Sendable {
             let (dx, dy) = transform(values[base + x * jointCount] - centre.x, values[base + y * jointCount] - centre.y)
             values[base + x * jointCount] = centre.x + dx
             values[base + y * jointCount] = centre.y + dy
+        }
+    }
+
+    /// Applies `transform` to every detected joint's offset from the centre of a 3-D skeleton
+    /// (the mean `x`, `y`, `z` of the window's detected joints).
+    private func affine3D(_ view: inout WindowView, _ transform: (Float, Float, Float) -> (Float, Float, Float)) {
+        guard let (x, y, z) = spatialChannels, let centre = view.centre(x: x, y: y, z: z) else { return }
+        view.transformDetected { values, base, jointCount in
+            let (dx, dy, dz) = transform(
+                values[base + x * jointCount] - centre.x, values[base + y * jointCount] - centre.y,
+                values[base + z * jointCount] - centre.z)
+            values[base + x * jointCount] = centre.x + dx
+            values[base + y * jointCount] = centre.y + dy
+            values[base + z * jointCount] = centre.z + dz
         }
     }
 

@@ -10,13 +10,25 @@ import Pose
 /// augmentation: "full",                 // pipeline name: "none" (default), "flip", "full", or a defined one
 /// augmentations: {                      // optional definitions
 ///   gentle: [{ kind: "rotation", degrees: 5 }, { kind: "jitter", standardDeviation: 0.002 }],
+///   noFlip: { extends: "full", drop: ["flip"] },
+///   steady: { extends: "full", drop: ["flip"], set: [{ kind: "rotation", degrees: 5 }],
+///             append: [{ kind: "frameDrop", probability: 0.05 }] },
 /// },
 /// ```
-/// Built-in pipelines, for body pose in image coordinates (`SkeletonLayout.isImagePose`):
-/// `flip` = flip (p 0.5); `full` = flip (p 0.5), rotation ±10°, scale 0.9–1.1, translation ±0.05,
-/// jitter σ 0.003, time interpolation 0.8–1.25×, joint dropout 0.02. For other layouts (sensor
-/// channels) `full` = scale 0.9–1.1, jitter σ 0.01, time interpolation 0.8–1.25×, and `flip` is
-/// an error. A defined pipeline with a built-in's name replaces it.
+/// A definition is a list of steps or an extension of a named pipeline
+/// (``AugmentationDefinition``). Built-in pipelines depend on the layout:
+/// - body pose in image coordinates (`SkeletonLayout.isImagePose`): `flip` = flip (p 0.5);
+///   `full` = flip (p 0.5), rotation ±10°, scale 0.9–1.1, translation ±0.05 (normalized image
+///   units), jitter σ 0.003, time interpolation 0.8–1.25×, joint dropout 0.02;
+/// - 3-D skeletons in metres (`SkeletonLayout.isSkeleton3D`, such as `kinect-v1`): `flip` = flip
+///   (p 0.5); `full` = flip (p 0.5), rotation ±20° about the vertical axis, scale 0.9–1.1,
+///   translation ±0.05 m, jitter σ 0.005 m, time interpolation 0.8–1.25×, joint dropout 0.02.
+///   The rotation is of the order of PYSKL's `RandomRot` (±0.3 rad, Duan et al., 2022); the
+///   jitter is below Kinect v1's joint noise of about a centimetre;
+/// - other layouts (sensor channels): `full` = scale 0.9–1.1, jitter σ 0.01, time interpolation
+///   0.8–1.25×, and `flip` is an error.
+///
+/// A defined pipeline with a built-in's name replaces it.
 public struct AugmentationConfiguration: Sendable, Hashable, Codable {
     /// Names of the built-in pipelines.
     public static let builtInNames = ["none", "flip", "full"]
@@ -25,10 +37,11 @@ public struct AugmentationConfiguration: Sendable, Hashable, Codable {
     public var pipeline: String
     /// Its steps, resolved against the definitions and the built-ins for the layout.
     public var steps: [AugmentationStep]
-    /// Pipelines defined in the manifest.
-    public var definitions: [String: [AugmentationStep]]
+    /// Pipelines defined in the manifest; after reading a manifest, every one is the list of
+    /// steps it resolved to (``resolve(_:for:)``), which is what `resolved.json` holds.
+    public var definitions: [String: AugmentationDefinition]
 
-    public init(pipeline: String = "none", steps: [AugmentationStep] = [], definitions: [String: [AugmentationStep]] = [:]) {
+    public init(pipeline: String = "none", steps: [AugmentationStep] = [], definitions: [String: AugmentationDefinition] = [:]) {
         self.pipeline = pipeline
         self.steps = steps
         self.definitions = definitions
@@ -48,6 +61,13 @@ public struct AugmentationConfiguration: Sendable, Hashable, Codable {
                 .translation(maximum: 0.05), .jitter(standardDeviation: 0.003),
                 .timeInterpolation(minimumSpeed: 0.8, maximumSpeed: 1.25), .jointDropout(probability: 0.02),
             ]
+        case "full" where layout.isSkeleton3D:
+            // Metres; rotation about the vertical axis.
+            return [
+                .horizontalFlip(probability: 0.5), .rotation(degrees: 20), .scale(minimum: 0.9, maximum: 1.1),
+                .translation(maximum: 0.05), .jitter(standardDeviation: 0.005),
+                .timeInterpolation(minimumSpeed: 0.8, maximumSpeed: 1.25), .jointDropout(probability: 0.02),
+            ]
         case "full":
             return [.scale(minimum: 0.9, maximum: 1.1), .jitter(standardDeviation: 0.01),
                     .timeInterpolation(minimumSpeed: 0.8, maximumSpeed: 1.25)]
@@ -58,27 +78,78 @@ public struct AugmentationConfiguration: Sendable, Hashable, Codable {
 }
 
 extension AugmentationConfiguration {
-    /// The manifest's `augmentations`: pipelines by name, each a list of steps.
-    static var definitionsKind: SettingKind<[String: [AugmentationStep]]> {
+    /// The manifest's `augmentations`: pipelines by name, each a list of steps or an extension
+    /// `{ extends, drop, set, append }` of a named pipeline.
+    static var definitionsKind: SettingKind<[String: AugmentationDefinition]> {
         SettingKind(
-            type: "object of step lists", describe: { $0.isEmpty ? "{}" : nil },
-            read: { node in node.dictionary { $0.array(Self.step(from:)) } })
+            type: "object of step lists or extensions", describe: { $0.isEmpty ? "{}" : nil },
+            read: { node in node.dictionary(Self.definition(from:)) })
     }
 
-    /// Resolves ``pipeline`` against ``definitions`` and the built-ins for `layout`, setting
-    /// ``steps``, and reports at `node` (the `augmentation` value, or the manifest when it is
-    /// absent) an unknown name or a step the layout cannot take.
-    mutating func resolveSteps(for layout: SkeletonLayout, reportingAt node: ManifestNode) {
-        guard let resolved = definitions[pipeline] ?? Self.builtIn(pipeline, for: layout) else {
-            let known = (Self.builtInNames + definitions.keys.sorted()).map { "'\($0)'" }.joined(separator: ", ")
+    /// Resolves ``definitions`` (``resolve(_:for:)``) and then ``pipeline`` against them and the
+    /// built-ins for `layout`, setting ``steps`` and replacing every definition by its steps.
+    ///
+    /// - Parameters:
+    ///   - layout: The manifest's layout.
+    ///   - definitionsNode: The `augmentations` value, where a definition's problems are reported
+    ///     at their paths (`augmentations.noFlip.drop[0]`); nil when it is absent or invalid.
+    ///   - node: The `augmentation` value, or the manifest when it is absent, where an unknown
+    ///     name or a step the layout cannot take is reported.
+    mutating func resolveSteps(for layout: SkeletonLayout, definitionsNode: ManifestNode?, reportingAt node: ManifestNode) {
+        let (resolved, problems) = Self.resolve(definitions, for: layout)
+        for problem in problems {
+            guard let definitionsNode else { continue }
+            Self.descendant(of: definitionsNode, [.key(problem.definition)] + problem.path).report(problem.message)
+        }
+        let failed = Set(definitions.keys).subtracting(resolved.keys)
+        definitions = resolved.mapValues(AugmentationDefinition.steps)
+        guard !failed.contains(pipeline) else { return }
+        guard let steps = resolved[pipeline] ?? Self.builtIn(pipeline, for: layout) else {
+            let known = (Self.builtInNames + resolved.keys.sorted().filter { !Self.builtInNames.contains($0) }).map { "'\($0)'" }
+                .joined(separator: ", ")
             node.report("unknown augmentation pipeline '\(pipeline)'; known pipelines: \(known)")
             return
         }
-        steps = resolved
+        self.steps = steps
         do {
             _ = try AugmentationPipeline(name: pipeline, steps: steps, layout: layout)
         } catch {
             node.report("\(error)")
+        }
+    }
+
+    /// The node at `components` below `node`, or the deepest one that exists.
+    private static func descendant(of node: ManifestNode, _ components: [JSONPath.Component]) -> ManifestNode {
+        var current = node
+        for component in components {
+            let value: JSON5Value?
+            switch component {
+            case let .key(key):
+                value = current.value[key]
+            case let .index(index):
+                value = current.value.arrayValue.flatMap { $0.indices.contains(index) ? $0[index] : nil }
+            }
+            guard let value else { break }
+            current = current.child(value, at: JSONPath(current.path.components + [component]))
+        }
+        return current
+    }
+
+    /// One definition: an array of steps, or `{ extends, drop, set, append }`.
+    private static func definition(from node: ManifestNode) -> AugmentationDefinition? {
+        if node.value.arrayValue != nil { return node.array(Self.step(from:)).map(AugmentationDefinition.steps) }
+        guard node.value.objectMembers != nil else {
+            node.report("expected a list of steps or an object { extends, drop, set, append }, found \(node.value.typeDescription)")
+            return nil
+        }
+        return node.object { object in
+            let base = object.required("extends", "the pipeline this one changes: a built-in or a defined one")?.nonEmptyString()
+            var changes = AugmentationDefinition.Extension(base: base ?? "")
+            let drop = object.read("drop", into: &changes.drop) { $0.array { $0.nonEmptyString() } }
+            let set = object.read("set", into: &changes.set) { $0.array(Self.step(from:)) }
+            let append = object.read("append", into: &changes.append) { $0.array(Self.step(from:)) }
+            guard base != nil, ![drop, set, append].contains(.invalid) else { return nil }
+            return .extending(changes)
         }
     }
 
@@ -123,5 +194,5 @@ extension AugmentationConfiguration {
         }
     }
 
-    private static let kinds = ["flip", "rotation", "scale", "translation", "shear", "jitter", "timeInterpolation", "frameDrop", "jointDropout"]
+    private static var kinds: [String] { AugmentationStep.kinds }
 }

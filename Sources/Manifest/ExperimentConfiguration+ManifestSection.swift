@@ -27,8 +27,8 @@ extension ExperimentConfiguration: ManifestSection {
             .section("dataset", \.dataset, "the training, validation and test data"),
             .section("windows", \.windows, "how sequences are cut into windows: window size = action duration × frame rate (Create ML)"),
             Setting("augmentations", \.augmentation.definitions, AugmentationConfiguration.definitionsKind,
-                    "named pipelines: `{ mine: [{ kind: \"rotation\", degrees: 5 }, { kind: \"jitter\", standardDeviation: 0.002 }] }` "
-                        + "(steps below)")
+                    "named pipelines, each a list of steps, `{ mine: [{ kind: \"rotation\", degrees: 5 }] }`, or an extension of a "
+                        + "named one, `{ noFlip: { extends: \"full\", drop: [\"flip\"] } }` (`drop`, `set`, `append`; below)")
                 .encoded { !$0.augmentation.definitions.isEmpty },
             Setting("augmentation", \.augmentation.pipeline, .nonEmptyString,
                     "training-window augmentation pipeline: "
@@ -58,7 +58,14 @@ extension ExperimentConfiguration: ManifestSection {
         let dataset = reading.section(\.dataset) { DatasetConfiguration(reading: $0, defaultFrameRate: features.frameRate) }
         let windows = reading.section(\.windows) { WindowConfiguration(reading: $0, defaultFrameRate: features.frameRate) }
         if reading.outcome(\.augmentation.pipeline) != .invalid {
-            configuration.augmentation.resolveSteps(for: features.layout, reportingAt: reading.node(\.augmentation.pipeline) ?? object.node)
+            // Invalid definitions have been reported; a pipeline they define is not unknown as well.
+            let definitionsAreValid = reading.outcome(\.augmentation.definitions) != .invalid
+            let pipeline = configuration.augmentation.pipeline
+            if definitionsAreValid || AugmentationConfiguration.builtInNames.contains(pipeline) {
+                configuration.augmentation.resolveSteps(
+                    for: features.layout, definitionsNode: reading.node(\.augmentation.definitions),
+                    reportingAt: reading.node(\.augmentation.pipeline) ?? object.node)
+            }
         }
         let model = reading.section(\.model) { ModelConfiguration(reading: $0, layout: features.layout, registry: registry) }
         if configuration.training.earlyStopping != nil, dataset?.validation.strategy == ValidationConfiguration.Strategy.none {
@@ -110,11 +117,18 @@ extension ExperimentConfiguration: Codable {
 
     /// Reads the manifest form back, resolving the augmentation pipeline for the layout.
     ///
-    /// - Throws: `DecodingError` for a value of the wrong type, or an augmentation pipeline that
-    ///   is neither defined nor built in.
+    /// - Throws: `DecodingError` for a value of the wrong type, an augmentation definition that
+    ///   does not resolve, or an augmentation pipeline that is neither defined nor built in.
     public init(from decoder: Decoder) throws {
         try self.init(decodingSettingsFrom: decoder)
-        guard let steps = augmentation.definitions[augmentation.pipeline]
+        let (resolved, problems) = AugmentationConfiguration.resolve(augmentation.definitions, for: features.layout)
+        if let problem = problems.first {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: decoder.codingPath + [SettingCodingKey(Self.key(\.augmentation.definitions)), SettingCodingKey(problem.definition)],
+                debugDescription: problem.description))
+        }
+        augmentation.definitions = resolved.mapValues(AugmentationDefinition.steps)
+        guard let steps = resolved[augmentation.pipeline]
             ?? AugmentationConfiguration.builtIn(augmentation.pipeline, for: features.layout)
         else {
             throw DecodingError.dataCorrupted(DecodingError.Context(

@@ -63,7 +63,8 @@ public struct SkeletonLayout: Sendable, Hashable, Codable {
 
     /// Whether this is body pose in image coordinates: channels `x`, `y` and `confidence`, as
     /// Vision and pose estimators report keypoints. Geometric augmentations (flip, rotation,
-    /// translation, shear) need it; sensor layouts such as accelerometer x, y, z do not qualify.
+    /// translation, shear) need it or ``isSkeleton3D``; sensor layouts such as accelerometer x, y,
+    /// z qualify for neither.
     public var isImagePose: Bool { ["x", "y", "confidence"].allSatisfy(channels.contains) }
 
     /// Whether this is a 3-D skeleton in metres: channels `x`, `y` and `z` (no confidence) and

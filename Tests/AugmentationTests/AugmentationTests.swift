@@ -149,6 +149,21 @@ import Testing
         }
     }
 
+    /// Image-pose outputs are those of the code before 3-D skeletons were supported, bit for bit:
+    /// an FNV-1a hash of the Float32 bit patterns of 40 augmented windows, pinned from that code.
+    @Test func imagePoseOutputsArePinned() throws {
+        var hash: UInt64 = 0xcbf29ce484222325
+        for steps in [try #require(AugmentationConfiguration.builtIn("full", for: Self.layout)), Self.everyStep] {
+            let pipeline = try Self.pipeline(steps)
+            for index in 0..<20 {
+                var window = Self.window()
+                pipeline.apply(to: &window, seed: 7, epoch: 3, index: index)
+                for value in window { hash = (hash ^ UInt64(value.bitPattern)) &* 0x100000001b3 }
+            }
+        }
+        #expect(hash == 0xaca5610bed6fb171)
+    }
+
     @Test func timeInterpolationAtSpeedOneIsTheIdentity() throws {
         let pipeline = try Self.pipeline([.timeInterpolation(minimumSpeed: 1, maximumSpeed: 1)])
         var window = Self.window()
