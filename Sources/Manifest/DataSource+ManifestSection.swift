@@ -1,5 +1,6 @@
 import Foundation
 import ManifestSchema
+import Pose
 
 extension DataSource: ManifestSection {
     /// The fewest sources a list of them (training, validation or test) may hold.
@@ -24,6 +25,12 @@ extension DataSource: ManifestSection {
                 .defaultText("`features.frameRate`"),
             Setting("imageSize", \.imageSize, .optional(imageSizeKind),
                     "`[width, height]` in pixels of the frames OpenPose ran on; `openpose` only, and required there"),
+            Setting("variable", \.variable, .optional(.nonEmptyString),
+                    "the MAT-file variable holding each recording's keypoints (`d_skel` for UTD-MHAD); `mat` only, and required there"),
+            Setting("axes", \.axes, .optional(.list(.choice(KeypointAxis.self), minimumCount: 3, distinct: "axis")),
+                    "the variable's axes in MATLAB's dimension order, a permutation of `T` (frames), `C` (channels), `J` (joints); "
+                        + "`mat` only. UTD-MHAD's `d_skel` (20 × 3 × frames) is `[\"J\", \"C\", \"T\"]`")
+                .defaultText("`[\"T\", \"C\", \"J\"]`"),
         ]
     }
 
@@ -51,7 +58,7 @@ extension DataSource: ManifestSection {
         let pathNode = reading.node(\.path)
         let item = pathNode?.existingItem()
         guard reading.outcome(\.format) == .valid, let pathNode, let item, reading.outcome(\.label) != .invalid,
-            reading.outcome(\.imageSize) != .invalid
+            reading.outcome(\.imageSize) != .invalid, reading.outcome(\.variable) != .invalid, reading.outcome(\.axes) != .invalid
         else { return nil }
         let format = reading.value.format
         let labelNode = reading.node(\.label)
@@ -60,6 +67,17 @@ extension DataSource: ManifestSection {
         if let imageSizeNode = reading.node(\.imageSize), format != .openpose {
             imageSizeNode.report(
                 "\(reading.key(\.imageSize)) applies only to \(formatKey) '\(Format.openpose.rawValue)' (pixel coordinates), not '\(format.rawValue)'")
+            return nil
+        }
+
+        for (key, node) in [(reading.key(\.variable), reading.node(\.variable)), (reading.key(\.axes), reading.node(\.axes))] {
+            if let node, format != .mat {
+                node.report("\(key) applies only to \(formatKey) '\(Format.mat.rawValue)' (MATLAB files), not '\(format.rawValue)'")
+                return nil
+            }
+        }
+        if let axes = reading.value.axes, let axesNode = reading.node(\.axes), axes.count != 3 {
+            axesNode.report("expected the 3 axes T, C and J in the variable's order, found \(axes.count)")
             return nil
         }
 
@@ -74,6 +92,13 @@ extension DataSource: ManifestSection {
         case .csv where !item.isDirectory && label == nil:
             object.reportMissing(
                 reading.key(\.label), "a csv file needs the label of its sequences (only a folder can take labels from its subfolder names)")
+            return nil
+        case .mat where !item.isDirectory && label == nil:
+            object.reportMissing(
+                reading.key(\.label), "a mat file needs the label of its sequence (only a folder can take labels from its subfolder names)")
+            return nil
+        case .mat where reading.value.variable == nil:
+            object.reportMissing(reading.key(\.variable), "name the MAT-file variable that holds the keypoints (for UTD-MHAD, 'd_skel')")
             return nil
         case .montage where item.isDirectory:
             pathNode.report("expected a montage annotation file (.json or .csv), found a directory")
