@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "VideoTests", dependencies: ["Video", "ActionLabTestSupport"]),
         .testTarget(name: "AtomicFilesTests", dependencies: ["AtomicFiles", "ActionLabTestSupport"]),
         .testTarget(name: "JSON5Tests", dependencies: ["JSON5"]),
-        .testTarget(name: "PoseTests", dependencies: ["Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "PoseTests", dependencies: ["Pose", "MATLAB", "ActionLabTestSupport"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "FeatureCache", "Pose", "Video", "ActionLabTestSupport"]),
         .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),
         .testTarget(

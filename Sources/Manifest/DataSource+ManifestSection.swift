@@ -1,4 +1,5 @@
 import Foundation
+import JSON5
 import ManifestSchema
 import Pose
 
@@ -27,11 +28,18 @@ extension DataSource: ManifestSection {
                     "`[width, height]` in pixels of the frames OpenPose ran on; `openpose` only, and required there"),
             Setting("variable", \.variable, .optional(.nonEmptyString),
                     "the MAT-file variable holding each recording's keypoints (`d_skel` for UTD-MHAD); `mat` only, and required there"),
-            Setting("axes", \.axes, .optional(.list(.choice(KeypointAxis.self), minimumCount: 3, distinct: "axis")),
+            Setting("axes", \.axes, .optional(.list(axisKind, minimumCount: 3, distinct: "axis")),
                     "the variable's axes in MATLAB's dimension order, a permutation of `T` (frames), `C` (channels), `J` (joints); "
                         + "`mat` only. UTD-MHAD's `d_skel` (20 × 3 × frames) is `[\"J\", \"C\", \"T\"]`")
                 .defaultText("`[\"T\", \"C\", \"J\"]`"),
         ]
+    }
+
+    /// One axis of a MAT-file variable: `"T"`, `"C"` or `"J"`.
+    private static var axisKind: SettingKind<KeypointAxis> {
+        SettingKind(
+            type: "axes", bounds: "one of `T`, `C`, `J`", describe: { JSONStringEscaping.quoted($0.rawValue) },
+            read: { $0.choice(KeypointAxis.self) })
     }
 
     /// `[width, height]` in pixels.
@@ -75,10 +83,6 @@ extension DataSource: ManifestSection {
                 node.report("\(key) applies only to \(formatKey) '\(Format.mat.rawValue)' (MATLAB files), not '\(format.rawValue)'")
                 return nil
             }
-        }
-        if let axes = reading.value.axes, let axesNode = reading.node(\.axes), axes.count != 3 {
-            axesNode.report("expected the 3 axes T, C and J in the variable's order, found \(axes.count)")
-            return nil
         }
 
         switch format {
