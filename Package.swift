@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "ManifestTests", dependencies: ["Manifest", "ManifestSchema", "Models", "NeuralNetwork", "Pose", "ActionLabTestSupport"],
             resources: [.copy("Golden")]),
-        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Manifest", "Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Manifest", "Pose", "FeatureCache", "MATLAB", "ActionLabTestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "ActionLabTestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Training", "ActionLabTestSupport"]),
         .testTarget(
