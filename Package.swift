@@ -23,17 +23,23 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        // libmatio: MATLAB MAT-files (MAT 5, and MAT 7.3 through Debian's libhdf5-serial).
+        .systemLibrary(
+            name: "CMatio", pkgConfig: "matio",
+            providers: [.apt(["libmatio-dev"])]),
         // MediaPipe Tasks C API: declarations only; libmediapipe.so is opened with dlopen at run time.
         .systemLibrary(name: "CMediaPipe"),
 
         // Safe Swift wrappers.
         .target(name: "HDF5", dependencies: ["CHDF5"]),
         .target(name: "Video", dependencies: ["CFFmpeg"]),
+        // MAT 7.3 files are HDF5: every libmatio call takes the HDF5 module's lock.
+        .target(name: "MATLAB", dependencies: ["CMatio", "HDF5"]),
         .target(name: "AtomicFiles"),
 
         // Domain modules, each knowing only the ones to its left in DESIGN.md's data flow.
         .target(name: "JSON5"),
-        .target(name: "Pose", dependencies: ["CMediaPipe"]),
+        .target(name: "Pose", dependencies: ["CMediaPipe", "MATLAB"]),
         .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "CCrypto", "AtomicFiles"]),
         // Videos to cached pose sequences: FFmpeg decoding pipelined with MediaPipe pose estimation.
         .target(name: "Extraction", dependencies: ["Video", "Pose", "FeatureCache"]),
@@ -89,10 +95,11 @@ let package = Package(
         .target(name: "NeuralNetworkTestSupport", dependencies: ["NeuralNetwork", "Randomness"], path: "Tests/NeuralNetworkTestSupport"),
         .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork", "FeatureCache", "Sweeps"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
+        .testTarget(name: "MATLABTests", dependencies: ["MATLAB", "HDF5", "ActionLabTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "ActionLabTestSupport"]),
         .testTarget(name: "AtomicFilesTests", dependencies: ["AtomicFiles", "ActionLabTestSupport"]),
         .testTarget(name: "JSON5Tests", dependencies: ["JSON5"]),
-        .testTarget(name: "PoseTests", dependencies: ["Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "PoseTests", dependencies: ["Pose", "MATLAB", "ActionLabTestSupport"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "FeatureCache", "Pose", "Video", "ActionLabTestSupport"]),
         .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),
         .testTarget(
@@ -103,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "ManifestTests", dependencies: ["Manifest", "ManifestSchema", "Models", "NeuralNetwork", "Pose", "ActionLabTestSupport"],
             resources: [.copy("Golden")]),
-        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Manifest", "Pose", "ActionLabTestSupport"]),
+        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Manifest", "Pose", "FeatureCache", "MATLAB", "ActionLabTestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "ActionLabTestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Training", "ActionLabTestSupport"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import JSON5
 import ManifestSchema
+import Pose
 
 extension DataSource: ManifestSection {
     /// The fewest sources a list of them (training, validation or test) may hold.
@@ -29,6 +30,12 @@ extension DataSource: ManifestSection {
             Setting("pattern", \.pattern, .optional(patternKind),
                     "a regular expression matching each file's whole name, whose named groups are fields: `label` labels the sample, "
                         + "others (`subject`, `trial`, ...) are what `dataset.test.where` and `dataset.validation.groupBy` use"),
+            Setting("variable", \.variable, .optional(.nonEmptyString),
+                    "the MAT-file variable holding each recording's keypoints (`d_skel` for UTD-MHAD); `mat` only, and required there"),
+            Setting("axes", \.axes, .optional(.list(axisKind, minimumCount: 3, distinct: "axis")),
+                    "the variable's axes in MATLAB's dimension order, a permutation of `T` (frames), `C` (channels), `J` (joints); "
+                        + "`mat` only. UTD-MHAD's `d_skel` (20 × 3 × frames) is `[\"J\", \"C\", \"T\"]`")
+                .defaultText("`[\"T\", \"C\", \"J\"]`"),
         ]
     }
 
@@ -47,6 +54,13 @@ extension DataSource: ManifestSection {
             },
             encode: { pattern, container, key in try container.encode(pattern.source, forKey: key) },
             decode: { container, key in try container.decodeIfPresent(String.self, forKey: key).map(FileNamePattern.init) })
+    }
+
+    /// One axis of a MAT-file variable: `"T"`, `"C"` or `"J"`.
+    private static var axisKind: SettingKind<KeypointAxis> {
+        SettingKind(
+            type: "axes", bounds: "one of `T`, `C`, `J`", describe: { JSONStringEscaping.quoted($0.rawValue) },
+            read: { $0.choice(KeypointAxis.self) })
     }
 
     /// `[width, height]` in pixels.
@@ -73,7 +87,8 @@ extension DataSource: ManifestSection {
         let pathNode = reading.node(\.path)
         let item = pathNode.flatMap(Self.existingItemOrGlob)
         guard reading.outcome(\.format) == .valid, let pathNode, let item, reading.outcome(\.label) != .invalid,
-            reading.outcome(\.imageSize) != .invalid, reading.outcome(\.pattern) != .invalid
+            reading.outcome(\.imageSize) != .invalid, reading.outcome(\.pattern) != .invalid,
+            reading.outcome(\.variable) != .invalid, reading.outcome(\.axes) != .invalid
         else { return nil }
         let format = reading.value.format
         let labelNode = reading.node(\.label)
@@ -97,6 +112,13 @@ extension DataSource: ManifestSection {
             return nil
         }
 
+        for (key, node) in [(reading.key(\.variable), reading.node(\.variable)), (reading.key(\.axes), reading.node(\.axes))] {
+            if let node, format != .mat {
+                node.report("\(key) applies only to \(formatKey) '\(Format.mat.rawValue)' (MATLAB files), not '\(format.rawValue)'")
+                return nil
+            }
+        }
+
         switch format {
         case .uea where item.isDirectory:
             pathNode.report("expected a .ts file for format 'uea', found a directory")
@@ -108,6 +130,13 @@ extension DataSource: ManifestSection {
         case .csv where !item.isDirectory && label == nil:
             object.reportMissing(
                 reading.key(\.label), "a csv file needs the label of its sequences (only a folder can take labels from its subfolder names)")
+            return nil
+        case .mat where !item.isDirectory && label == nil:
+            object.reportMissing(
+                reading.key(\.label), "a mat file needs the label of its sequence (only a folder can take labels from its subfolder names)")
+            return nil
+        case .mat where reading.value.variable == nil:
+            object.reportMissing(reading.key(\.variable), "name the MAT-file variable that holds the keypoints (for UTD-MHAD, 'd_skel')")
             return nil
         case .montage where item.isDirectory:
             pathNode.report("expected a montage annotation file (.json or .csv), found a directory")

@@ -1,9 +1,10 @@
 import Foundation
 import ManifestSchema
+import Pose
 
 /// One place that samples come from: a UEA/UCR `.ts` file, a keypoint CSV file or folder, videos
 /// and pictures (labeled folders or files, or montage annotations), or pre-extracted keypoints
-/// (OpenPose per-frame JSON folders, ST-GCN's Kinetics-skeleton JSON files).
+/// (OpenPose per-frame JSON folders, ST-GCN's Kinetics-skeleton JSON files, MATLAB MAT-files).
 public struct DataSource: Sendable, Hashable {
     /// The file format of a source.
     public enum Format: String, Sendable, Hashable, Codable, CaseIterable, ManifestChoice {
@@ -23,11 +24,15 @@ public struct DataSource: Sendable, Hashable {
         /// ST-GCN's Kinetics-skeleton JSON: a file (one clip), or a folder of them, or label
         /// folders of them.
         case kinetics
+        /// MATLAB MAT-files (MAT 5 or 7.3), one recording each in the numeric variable
+        /// ``DataSource/variable`` with axes ``DataSource/axes``: a file, a folder of `.mat` files
+        /// with a label, or label folders of them (as `csv`).
+        case mat
 
         /// Whether the source's keypoints are body pose in the ``SkeletonLayout/vision18`` layout.
         public var producesVision18: Bool {
             switch self {
-            case .uea, .csv: false
+            case .uea, .csv, .mat: false
             case .video, .montage, .openpose, .kinetics: true
             }
         }
@@ -66,10 +71,16 @@ public struct DataSource: Sendable, Hashable {
     public var imageSize: ImageSize?
     /// Fields taken from each file's name (label, subject, trial, ...), or nil.
     public var pattern: FileNamePattern?
+    /// The name of the MAT-file variable holding the keypoints (`mat` only, and required there).
+    public var variable: String?
+    /// The MAT-file variable's axes in MATLAB's dimension order (`mat` only); nil means
+    /// ``KeypointAxis/poseSequenceOrder``, `[T, C, J]`. UTD-MHAD's `d_skel` is `[J, C, T]`.
+    public var axes: [KeypointAxis]?
 
     /// Creates a source.
     public init(
-        format: Format, path: URL, label: String? = nil, frameRate: Double, imageSize: ImageSize? = nil, pattern: FileNamePattern? = nil
+        format: Format, path: URL, label: String? = nil, frameRate: Double, imageSize: ImageSize? = nil,
+        pattern: FileNamePattern? = nil, variable: String? = nil, axes: [KeypointAxis]? = nil
     ) {
         self.format = format
         self.path = path
@@ -77,6 +88,8 @@ public struct DataSource: Sendable, Hashable {
         self.frameRate = frameRate
         self.imageSize = imageSize
         self.pattern = pattern
+        self.variable = variable
+        self.axes = axes
     }
 
     /// Whether ``path`` is a glob pattern (it holds `*`, `?` or `[`) rather than one file or folder.
@@ -84,4 +97,7 @@ public struct DataSource: Sendable, Hashable {
 
     /// Whether `path` holds a glob metacharacter (`*`, `?`, `[`).
     public static func isGlob(_ path: String) -> Bool { path.contains { "*?[".contains($0) } }
+
+    /// The axes a `mat` source's variable is read with: ``axes``, else `[T, C, J]`.
+    public var resolvedAxes: [KeypointAxis] { axes ?? KeypointAxis.poseSequenceOrder }
 }

@@ -29,6 +29,26 @@ public enum TestData {
     }
 }
 
+extension TestData {
+    /// What to do when UTD-MHAD is missing: the same instructions `scripts/setup-utd-mhad` prints.
+    public static var utdMHADMissingMessage: String {
+        let folder = root.appendingPathComponent("utd-mhad", isDirectory: true).path
+        return "UTD-MHAD is not installed in \(folder): run scripts/setup (it copies $ACTIONLAB_UTD_MHAD or "
+            + "../shared/data/utd-mhad when present), or download the skeleton part, Skeleton.zip, from the "
+            + "dataset's page https://personal.utdallas.edu/~kehtar/UTD-MHAD.html and unzip it so that the "
+            + "files are \(folder)/Skeleton/a1_s1_t1_skeleton.mat ... (861 files)"
+    }
+
+    /// UTD-MHAD's skeleton folder (`<data>/utd-mhad/Skeleton`, 861 `a<action>_s<subject>_t<trial>_skeleton.mat`
+    /// files); fails the test with ``utdMHADMissingMessage`` when it is absent. Never skips.
+    public static func utdMHADSkeletonFolder(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        let folder = root.appendingPathComponent("utd-mhad/Skeleton", isDirectory: true)
+        let sample = folder.appendingPathComponent("a1_s1_t1_skeleton.mat")
+        try #require(FileManager.default.fileExists(atPath: sample.path), "\(utdMHADMissingMessage)", sourceLocation: sourceLocation)
+        return folder
+    }
+}
+
 /// Writes `text` to `name` (a relative path) in `directory` and returns its URL.
 public func writeFixture(_ text: String, named name: String, in directory: URL) throws -> URL {
     let url = directory.appendingPathComponent(name)

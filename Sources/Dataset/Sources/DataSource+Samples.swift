@@ -14,6 +14,7 @@ extension DataSource {
     /// - `montage`: the annotations (``MontageAnnotations``).
     /// - `openpose`: a folder of JSON files with `label` is one clip; else `<folder>/<label>/<clip>/`.
     /// - `kinetics`: a file; a folder of `.json` files (labels inside, or `label`); or labeled directories.
+    /// - `mat`: as `csv`, with `.mat` files.
     ///
     /// A glob ``path`` lists the samples of each match in turn, as if each were the source's path.
     /// With a ``pattern``, each sample's file name gives its fields (``DatasetSample/fields``) and,
@@ -60,6 +61,8 @@ extension DataSource {
             return try keypointFiles(extension: "csv", labelsInside: false)
         case .kinetics:
             return try keypointFiles(extension: "json", labelsInside: true)
+        case .mat:
+            return try keypointFiles(extension: "mat", labelsInside: false)
         case .montage:
             return try MontageAnnotations.samples(in: path)
         case .video:

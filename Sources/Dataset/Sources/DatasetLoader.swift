@@ -7,7 +7,8 @@ import Pose
 /// split.
 ///
 /// Each source file is imported once and cached under the SHA-256 of its bytes and the
-/// importer's fingerprint (name, version, layout, frame rate, label); later runs read the cache.
+/// importer's fingerprint (name, version, layout, frame rate, label, and for MAT-files the
+/// variable and its axes); later runs read the cache.
 /// Videos are extracted once per file (``VideoPoseExtractor``, keyed without the label, so one
 /// extraction serves every dataset and annotation using the file) and cut and resampled per sample.
 ///
@@ -200,25 +201,33 @@ public struct DatasetLoader {
                     from: sample.file, layout: configuration.features.layout, frameRate: source.frameRate, label: sample.label))
             }
             return (result.entry.sequences.map(DatasetSequence.init), result.entry.key.hexDigest, hash.hexDigest, result.hit)
-        case .uea, .csv, .kinetics:
+        case .uea, .csv, .kinetics, .mat:
             let imported = try importFile(sample.file, label: sample.label, source: source)
             return (imported.sequences.map(DatasetSequence.init(cached:)), imported.key, imported.sourceHash, imported.hit)
         }
     }
 
-    private func importer(for format: DataSource.Format) -> any SequenceImporter {
-        switch format {
-        case .uea: return UEATimeSeriesImporter()
-        case .kinetics: return KineticsSkeletonImporter()
-        default: return KeypointCSVImporter()
+    /// The importer of a keypoint or sensor file source, and the settings besides the label that
+    /// change what it imports (part of the cache fingerprint).
+    private func importer(for source: DataSource) -> (importer: any SequenceImporter, settings: [String: String]) {
+        switch source.format {
+        case .uea: return (UEATimeSeriesImporter(), [:])
+        case .kinetics: return (KineticsSkeletonImporter(), [:])
+        case .mat:
+            let axes = source.resolvedAxes
+            return (
+                MATFileImporter(variable: source.variable ?? "", axes: axes),
+                ["variable": source.variable ?? "", "axes": axes.map(\.rawValue).joined(separator: ",")]
+            )
+        default: return (KeypointCSVImporter(), [:])
         }
     }
 
     private func importFile(_ file: URL, label: String?, source: DataSource)
         throws -> (sequences: [CachedSequence], key: String, sourceHash: String, hit: Bool) {
-        let importer = importer(for: source.format)
+        let (importer, importerSettings) = importer(for: source)
+        var settings = importerSettings
         let layout = configuration.features.layout
-        var settings: [String: String] = [:]
         if let label { settings["label"] = label }
         let fingerprint = ImporterFingerprint(importer: importer.name, version: "\(importer.version)", settings: settings)
         let result = try cache.sequenceIndex(

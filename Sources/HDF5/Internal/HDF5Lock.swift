@@ -6,7 +6,10 @@ import Foundation
 /// The serial HDF5 library (Debian's `libhdf5-serial`) keeps global state (identifier tables,
 /// the error stack, caches) without any locking of its own, so no two of its functions may run
 /// at the same time. The lock is recursive because wrapper methods call one another.
-enum HDF5Lock {
+///
+/// It is `package` because the `MATLAB` module takes it for every libmatio call: libmatio reads
+/// and writes MAT 7.3 files through the same libhdf5, so its calls must not overlap ours.
+package enum HDF5Lock {
     private static let lock = NSRecursiveLock()
 
     /// Runs `body` while holding the HDF5 lock.
@@ -15,7 +18,7 @@ enum HDF5Lock {
     /// reported through ``HDF5Error`` with the same text. That setting is per thread when HDF5 is
     /// built thread-safe (Debian's serial build is), so it is applied on every entry: it only
     /// stores two pointers.
-    static func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package static func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         _ = H5Eset_auto2(actionlab_H5E_DEFAULT(), nil, nil)

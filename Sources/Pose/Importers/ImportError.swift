@@ -26,12 +26,18 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case series(dimension: Int, position: Int)
         /// A field of a CSV row: the column's header name and the 0-based frame (data row).
         case column(name: String, frame: Int)
+        /// An element of a MATLAB variable: its name, its axes in its own dimension order
+        /// (`["J", "C", "T"]`) and the 0-based subscripts in that order.
+        case element(variable: String, axes: [String], subscripts: [Int])
 
         /// The location in words: `dimension 2, position 17` or `column 'nose.x', frame 3`.
         public var description: String {
             switch self {
             case let .series(dimension, position): "dimension \(dimension), position \(position)"
             case let .column(name, frame): "column '\(name)', frame \(frame)"
+            case let .element(variable, axes, subscripts):
+                "variable '\(variable)' index [\(zip(axes, subscripts).map { "\($0) \($1)" }.joined(separator: ", "))] "
+                    + "(0-based; MATLAB \(variable)(\(subscripts.map { String($0 + 1) }.joined(separator: ","))))"
             }
         }
     }
@@ -80,6 +86,15 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case noData
         /// A JSON file is not valid JSON; `reason` is the parser's message.
         case invalidJSON(reason: String)
+        /// A MATLAB file has no variable of that name; `present` lists the variables it has.
+        case noSuchVariable(variable: String, present: [String])
+        /// A MATLAB variable is not a real numeric array (cell, struct, char, sparse, complex ...);
+        /// `found` describes it (`1×2 cell`).
+        case unsupportedVariable(variable: String, found: String)
+        /// A MATLAB variable does not have one dimension per axis; `axes` are the stated axes.
+        case wrongRank(variable: String, axes: [String], dimensions: [Int])
+        /// A MATLAB variable's dimension along `axis` (`J` or `C`) differs from the layout's count.
+        case dimensionMismatch(variable: String, axes: [String], dimensions: [Int], axis: String, layout: String, expected: Int)
         /// A JSON value has the wrong type or size; `jsonPath` locates it (`$.data[3].skeleton[0].pose`).
         case unexpectedJSON(jsonPath: String, expected: String, found: String)
     }
@@ -142,6 +157,24 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "not valid JSON: \(reason)"
         case let .unexpectedJSON(jsonPath, expected, found):
             return "\(jsonPath): expected \(expected), found \(found)"
+        case let .noSuchVariable(variable, present):
+            let names = present.isEmpty ? "none" : present.map { "'\($0)'" }.joined(separator: ", ")
+            return "no variable '\(variable)' in the MAT-file; the variables present are: \(names)"
+        case let .unsupportedVariable(variable, found):
+            return "variable '\(variable)': expected a real numeric array, found \(found)"
+        case let .wrongRank(variable, axes, dimensions):
+            return "variable '\(variable)': expected 3 dimensions (\(axes.joined(separator: ", "))), found \(dimensions.count) "
+                + "(\(Self.size(dimensions))); MATLAB drops trailing singleton dimensions, so a one-frame recording has 2"
+        case let .dimensionMismatch(variable, axes, dimensions, axis, layout, expected):
+            let position = axes.firstIndex(of: axis) ?? 0
+            let noun = axis == "J" ? "joints" : "channels"
+            return "variable '\(variable)' is \(Self.size(dimensions)) (\(axes.joined(separator: " × "))): expected \(expected) "
+                + "\(noun) (layout '\(layout)') along dimension \(position + 1) (\(axis)), found \(dimensions[position])"
         }
+    }
+
+    /// Dimensions as MATLAB writes a size: `20×3×48`.
+    private static func size(_ dimensions: [Int]) -> String {
+        dimensions.map(String.init).joined(separator: "×")
     }
 }
