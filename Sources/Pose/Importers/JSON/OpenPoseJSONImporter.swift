@@ -62,8 +62,8 @@ public struct OpenPoseJSONImporter: SequenceImporter {
             if let kept, let outside = people.first(where: { $0.person == kept })?.outside {
                 for joint in outside {
                     clamped.record(
-                        "\(file.url.path) frame \(frame) joint \(layout.joints[joint.joint]) at (\(joint.x * Double(imageWidth)), "
-                            + "\(joint.y * Double(imageHeight))) px in a \(imageWidth)x\(imageHeight) image")
+                        "\(file.url.path) frame \(frame) joint \(layout.joints[joint.joint]) at "
+                            + "(\(Self.pixels(joint.x, imageWidth)), \(Self.pixels(joint.y, imageHeight))) px")
                 }
             }
             keypoints += (kept ?? .undetected).frameValues
@@ -92,6 +92,11 @@ public struct OpenPoseJSONImporter: SequenceImporter {
             (url: folder.appendingPathComponent(name), number: Self.lastNumber(in: name) ?? index)
         }
         return numbered.sorted { ($0.number, $0.url.lastPathComponent) < ($1.number, $1.url.lastPathComponent) }
+    }
+
+    /// A normalized coordinate back in pixels, to two decimals (the file's value).
+    private static func pixels(_ normalized: Double, _ size: Int) -> Double {
+        (normalized * Double(size) * 100).rounded() / 100
     }
 
     /// The last run of decimal digits in `name` (`000000000042` in `clip_000000000042_keypoints.json`).
