@@ -113,6 +113,9 @@ extension ExperimentConfiguration {
                 + "minimum delta \(stopping.minimumDelta.manifestText))"
                 + (training.restoreBestWeights ? ", best epoch's weights kept" : "")
         }
+        if training.weights == .bestValidation, !training.restoreBestWeights {
+            text += ", best validation epoch's weights kept"
+        }
         return text + ", checkpoint every \(Self.count(training.checkpointEvery, "epoch"))"
     }
 

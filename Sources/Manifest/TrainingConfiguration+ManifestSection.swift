@@ -29,6 +29,12 @@ extension TrainingConfiguration: ManifestSection {
                     "keep the weights of the best epoch by `earlyStopping.metric` instead of the last; needs `earlyStopping`; "
                         + "`curves.md`, `complete.json` (`saved_epoch`) and `weights.h5` (`saved_epoch`) name the epoch")
                 .encoded { $0.earlyStopping != nil },
+            Setting("weights", \.weights, .choice(Weights.self),
+                    "which epoch's weights are scored (every split), saved (`weights.h5`) and exported: `last`, or "
+                        + "`bestValidation`, the best validation epoch (by `earlyStopping.metric` with early stopping, else by "
+                        + "validation accuracy, earliest on ties; needs a validation set); `summary.md`, `curves.md` and "
+                        + "`complete.json` (`saved_epoch`) name the epoch")
+                .encoded { $0.weights != .last },
             Setting("checkpointEvery", \.checkpointEvery, .integer(.atLeast(1)),
                     "epochs between training checkpoints, from which a killed trial resumes bit-identically"),
         ]
@@ -44,6 +50,12 @@ extension TrainingConfiguration: ManifestSection {
             reading.node(\.restoreBestWeights)?.report(
                 "contradictory values: \(reading.path(\.restoreBestWeights)) needs \(reading.path(\.earlyStopping)), "
                     + "whose metric picks the best epoch")
+        }
+        if reading.outcome(\.restoreBestWeights) == .valid, restoreBestWeights, reading.node(\.weights) != nil,
+           reading.outcome(\.weights) == .valid, weights == .last {
+            reading.node(\.weights)?.report(
+                "contradictory values: \(reading.path(\.weights)) is '\(Weights.last.rawValue)' but "
+                    + "\(reading.path(\.restoreBestWeights)) keeps the best epoch's weights")
         }
         if let scheduleNode = reading.node(\.schedule) {
             let schedulePath = reading.path(\.schedule)

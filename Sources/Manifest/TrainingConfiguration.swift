@@ -13,6 +13,17 @@ public struct TrainingConfiguration: Sendable, Hashable {
         case sgd
     }
 
+    /// Which epoch's weights a run keeps: scores on every split, `weights.h5` and exports come
+    /// from them.
+    public enum Weights: String, Sendable, Hashable, Codable, CaseIterable, ManifestChoice {
+        /// The weights after the last epoch trained.
+        case last
+        /// The weights after the best validation epoch: by `earlyStopping.metric` when
+        /// ``TrainingConfiguration/earlyStopping`` is set, else by validation accuracy (the
+        /// earliest epoch on ties). Needs a validation set.
+        case bestValidation
+    }
+
     /// The number of passes over the training windows, 1 to 100 000.
     public var epochs: Int
     /// The number of windows per gradient step.
@@ -46,13 +57,22 @@ public struct TrainingConfiguration: Sendable, Hashable {
     public var restoreBestWeights: Bool
     /// Epochs between the checkpoints a killed trial resumes from, at least 1.
     public var checkpointEvery: Int
+    /// Which epoch's weights are kept, scored and saved (`training.weights`).
+    public var weights: Weights
+
+    /// The weights a run keeps: ``weights``, or ``Weights/bestValidation`` when
+    /// ``restoreBestWeights`` (the early-stopping spelling of the same choice) is set.
+    public var keptWeights: Weights {
+        restoreBestWeights ? .bestValidation : weights
+    }
 
     /// Creates a training configuration; the defaults train 100 epochs of Adam with one seed.
     public init(
         epochs: Int = 100, batchSize: Int = 16, optimizer: Optimizer = .adam, learningRate: Double = 0.001,
         weightDecay: Double = 0, momentum: Double = 0.9, labelSmoothing: Double = 0, seeds: [Int] = [0], threads: Int = 1,
         schedule: ScheduleConfiguration = .init(), gradientClipNorm: Double? = nil, classWeights: ClassWeighting? = nil,
-        earlyStopping: EarlyStoppingConfiguration? = nil, restoreBestWeights: Bool = false, checkpointEvery: Int = 10
+        earlyStopping: EarlyStoppingConfiguration? = nil, restoreBestWeights: Bool = false, checkpointEvery: Int = 10,
+        weights: Weights = .last
     ) {
         self.epochs = epochs
         self.batchSize = batchSize
@@ -69,5 +89,6 @@ public struct TrainingConfiguration: Sendable, Hashable {
         self.earlyStopping = earlyStopping
         self.restoreBestWeights = restoreBestWeights
         self.checkpointEvery = checkpointEvery
+        self.weights = weights
     }
 }

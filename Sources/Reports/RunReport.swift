@@ -54,12 +54,16 @@ public struct RunReport {
         var text = "# Training curves (seed \(seed))\n\n"
         let last = history.last?.epoch ?? 0
         let saved = savedEpoch ?? last
-        let weights = saved == last ? "the saved weights are those after the last epoch" : "the saved weights are those after epoch \(saved)"
+        let weights = saved == last ? "the saved weights are those after the last epoch (\(last))" : "the saved weights are those after epoch \(saved)"
+        // Which weights the scores (metrics.json, the confusion matrices, summary.md) are of.
+        let scored = "every score (`metrics.json`, the confusion matrices) is theirs"
         if let best = bestValidationEpoch {
             text += "Best validation accuracy \(NumberFormat.fixed(best.validationAccuracy ?? 0)) at epoch \(best.epoch) "
-            text += "of \(history.count); \(weights).\n\n"
+            text += "of \(history.count); \(weights); \(scored).\n\n"
         } else if saved != last {
-            text += "The saved weights are those after epoch \(saved) of \(history.count).\n\n"
+            text += "The saved weights are those after epoch \(saved) of \(history.count); \(scored).\n\n"
+        } else if !history.isEmpty {
+            text += "The saved weights are those after the last epoch (\(last)); \(scored).\n\n"
         }
         return text + table.markdown
     }

@@ -70,7 +70,9 @@ public struct Comparison: Sendable {
     /// The scores as a table: `metric`, then one column per run; the best mean in bold.
     public var metricTable: Table {
         var table = Table(header: ["metric"] + runs.map(\.label), numericColumns: Set(1...max(1, runs.count)))
-        table.append(["seeds"] + runs.map { $0.outcomes.map { "\($0.seed)" }.joined(separator: ", ") })
+        // The number of seeds, then which: a lone seed value (`0`) would read as a count.
+        table.append(["seeds"] + runs.map { "\($0.outcomes.count)" })
+        table.append(["seed values"] + runs.map { $0.outcomes.map { "\($0.seed)" }.joined(separator: ", ") })
         let scores: [(title: String, higherIsBetter: Bool, value: (TrialOutcome) -> Double?)] =
             Leaderboard.scoreColumns.map { ($0.title, true, $0.value) }
             + [("validation loss", false, { $0.splits["validation"]?.loss }), ("test loss", false, { $0.splits["test"]?.loss })]

@@ -77,11 +77,13 @@ public struct Leaderboard: Sendable {
         ("train_accuracy", "training accuracy", { $0.splits["train"]?.accuracy }),
     ]
 
-    /// `leaderboard.csv`: `rank, cell, <swept parameters>, seeds, selection_<metric>`, then
-    /// mean and std of each score and of the validation loss (the first tie-break), mean best
-    /// epoch and mean training seconds. Only the last column depends on the machine's speed.
+    /// `leaderboard.csv`: `rank, cell, <swept parameters>, seeds, seed_values, selection_<metric>`,
+    /// then mean and std of each score and of the validation loss (the first tie-break), mean best
+    /// epoch and mean training seconds. `seeds` is the number of finished seeds the means are
+    /// over, `seed_values` those seeds, space-separated (`1 2 3`). Only the last column depends on
+    /// the machine's speed.
     public var csvTable: Table {
-        var header = ["rank", "cell"] + parameters + ["seeds", "selection_\(metric.rawValue.replacingOccurrences(of: ".", with: "_"))"]
+        var header = ["rank", "cell"] + parameters + ["seeds", "seed_values", "selection_\(metric.rawValue.replacingOccurrences(of: ".", with: "_"))"]
         for column in Self.scoreColumns { header += ["\(column.name)_mean", "\(column.name)_std"] }
         header += ["validation_loss_mean", "validation_loss_std", "best_epoch_mean", "training_seconds_mean"]
         var table = Table(header: header)
@@ -89,7 +91,10 @@ public struct Leaderboard: Sendable {
             var cells = ["\(rank + 1)", "\(row.cell)"] + parameters.map { path in
                 Self.csvText(ofJSON: row.values.first { $0.path == path }?.value ?? "")
             }
-            cells += [row.outcomes.map { "\($0.seed)" }.joined(separator: " "), row.selection.map(NumberFormat.exact) ?? ""]
+            cells += [
+                "\(row.outcomes.count)", row.outcomes.map { "\($0.seed)" }.joined(separator: " "),
+                row.selection.map(NumberFormat.exact) ?? "",
+            ]
             for column in Self.scoreColumns {
                 let stats = row.statistics(column.value)
                 cells += [stats.map { NumberFormat.exact($0.mean) } ?? "", stats.map { NumberFormat.exact($0.standardDeviation) } ?? ""]

@@ -113,7 +113,8 @@ public struct SweepRunner {
     public func checkData() throws -> [String] {
         var lines: [String] = []
         var described = Set<DatasetKey>()
-        for (key, dataset) in try loadDatasets() where !described.contains(key) {
+        let datasets = try loadDatasets()
+        for (key, dataset) in datasets where !described.contains(key) {
             described.insert(key)
             lines.append("classes: \(dataset.labels.joined(separator: ", "))")
             for message in dataset.skipped { lines.append("skipped: \(message)") }
@@ -123,6 +124,15 @@ public struct SweepRunner {
                 let frames = sequences.map(\.frameCount)
                 lines.append("\(split): \(sequences.count) sequences, \(frames.min() ?? 0) to \(frames.max() ?? 0) frames")
             }
+        }
+        // Windows per split and label, once per distinct dataset and window settings.
+        var counted = Set<WindowCountKey>()
+        for (index, cell) in plan.cells.enumerated() {
+            guard let dataset = datasets[DatasetKey(cell)], counted.insert(WindowCountKey(cell)).inserted else { continue }
+            let cellName = plan.sweep.axes.isEmpty ? "" : " (sweep cell \(index): \(plan.trials.first { $0.cell == index }?.label ?? ""))"
+            lines.append("windows of \(cell.windows.size) frames, stride \(cell.windows.stride)\(cellName):")
+            lines += try SplitWindowCounts(dataset: dataset, configuration: cell).table.markdown
+                .split(separator: "\n").map { "  " + $0 }
         }
         return lines
     }
@@ -373,5 +383,16 @@ struct DatasetKey: Hashable {
     init(_ configuration: ExperimentConfiguration) {
         dataset = configuration.dataset
         features = configuration.features
+    }
+}
+
+/// The settings that decide a configuration's window counts: its data and its windows.
+struct WindowCountKey: Hashable {
+    var data: DatasetKey
+    var windows: WindowConfiguration
+
+    init(_ configuration: ExperimentConfiguration) {
+        data = DatasetKey(configuration)
+        windows = configuration.windows
     }
 }

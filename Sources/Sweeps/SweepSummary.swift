@@ -19,21 +19,53 @@ public struct SweepSummary {
         self.missing = missing
     }
 
-    /// A metric row of the best configuration's table: its name and how to read it.
-    private typealias MetricRow = (name: String, value: @Sendable (TrialOutcome) -> Double?)
+    /// A metric row of the best configuration's table: its name, how to read it, and whether it
+    /// counts epochs (printed as whole numbers per seed, the mean with one decimal).
+    private typealias MetricRow = (name: String, value: @Sendable (TrialOutcome) -> Double?, isEpoch: Bool)
 
     private static let metricRows: [MetricRow] = {
         var rows: [MetricRow] = []
         for split in ["test", "validation", "train"] {
-            rows.append(("\(split) accuracy (windows)", { $0.splits[split]?.accuracy }))
-            rows.append(("\(split) macro-F1 (windows)", { $0.splits[split]?.macroF1 }))
-            rows.append(("\(split) accuracy (sequences)", { $0.splits[split]?.sequenceAccuracy }))
-            rows.append(("\(split) macro-F1 (sequences)", { $0.splits[split]?.sequenceMacroF1 }))
-            rows.append(("\(split) loss (windows)", { $0.splits[split]?.loss }))
+            rows.append(("\(split) accuracy (windows)", { $0.splits[split]?.accuracy }, false))
+            rows.append(("\(split) macro-F1 (windows)", { $0.splits[split]?.macroF1 }, false))
+            rows.append(("\(split) accuracy (sequences)", { $0.splits[split]?.sequenceAccuracy }, false))
+            rows.append(("\(split) macro-F1 (sequences)", { $0.splits[split]?.sequenceMacroF1 }, false))
+            rows.append(("\(split) loss (windows)", { $0.splits[split]?.loss }, false))
         }
-        rows.append(("best validation epoch", { $0.bestEpoch.map(Double.init) }))
+        rows.append(("best validation epoch", { $0.bestEpoch.map(Double.init) }, true))
+        rows.append(("epochs trained", { Double($0.epochs) }, true))
+        rows.append(("scored epoch (the weights scored and saved)", { $0.savedEpoch.map(Double.init) }, true))
         return rows
     }()
+
+    /// A row's cells: mean ± std (an epoch row's mean and std with one decimal, or the whole
+    /// epoch when every seed has the same), then each seed's value (an epoch as a whole number).
+    private static func cells(of row: MetricRow, values: [Double?]) -> [String] {
+        let present = values.compactMap { $0 }
+        guard row.isEpoch else {
+            return [NumberFormat.meanStd(present)] + values.map { $0.map { NumberFormat.fixed($0) } ?? "" }
+        }
+        let whole: (Double) -> String = { NumberFormat.fixed($0, digits: 0) }
+        let summary: String
+        if Set(present).count == 1, let epoch = present.first {
+            summary = whole(epoch)
+        } else {
+            let stats = Statistics(present)
+            summary = "\(NumberFormat.fixed(stats.mean, digits: 1)) ± \(NumberFormat.fixed(stats.standardDeviation, digits: 1))"
+        }
+        return [summary] + values.map { $0.map(whole) ?? "" }
+    }
+
+    /// The sentence under the metrics table saying which epoch's weights gave the scores.
+    private static func weightsSentence(_ configuration: ExperimentConfiguration) -> String {
+        switch configuration.training.keptWeights {
+        case .last:
+            return "Scores are those of the weights after the last epoch trained (`training.weights` \"last\")."
+        case .bestValidation:
+            return "Scores are those of the weights of the best validation epoch (`training.weights` \"bestValidation\"), "
+                + "by \(configuration.training.earlyStopping?.metric.rawValue ?? "validation.accuracy")."
+        }
+    }
 
     /// The Markdown text.
     public var markdown: String {
@@ -79,10 +111,10 @@ public struct SweepSummary {
             let values = best.outcomes.map(row.value)
             let present = values.compactMap { $0 }
             guard !present.isEmpty else { continue }
-            metrics.append([row.name, NumberFormat.meanStd(present)] + values.map { $0.map { NumberFormat.fixed($0) } ?? "" })
+            metrics.append([row.name] + Self.cells(of: row, values: values))
         }
         text += (best.outcomes.count > 1 ? "Mean ± sample standard deviation across seeds." : "One seed.")
-            + " Loss is the mean softmax cross-entropy.\n\n" + metrics.markdown + "\n"
+            + " Loss is the mean softmax cross-entropy. " + Self.weightsSentence(plan.trials.first { $0.id == best.outcomes.first?.id }?.configuration ?? base) + "\n\n" + metrics.markdown + "\n"
 
         var links = Table(header: ["seed", "trial", "curves", "test confusion", "metrics", "weights"])
         for outcome in best.outcomes {

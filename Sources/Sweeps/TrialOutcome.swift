@@ -36,8 +36,9 @@ public struct TrialOutcome: Sendable, Equatable, Codable {
     public var bestEpoch: Int?
     /// Epochs trained (fewer than `training.epochs` after early stopping).
     public var epochs: Int
-    /// The epoch whose weights were saved and scored: the last, or the best with
-    /// `training.restoreBestWeights`; nil in markers written before it was recorded.
+    /// The epoch whose weights were saved and scored: the last, or the best validation epoch with
+    /// `training.weights: "bestValidation"` (or `restoreBestWeights`); nil in markers written
+    /// before it was recorded.
     public var savedEpoch: Int?
 
     enum CodingKeys: String, CodingKey {

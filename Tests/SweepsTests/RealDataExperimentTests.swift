@@ -153,7 +153,7 @@ final class LogLines: @unchecked Sendable {
         let trialTwo = try Self.trialFolder(folder, runner, seed: 2).lastPathComponent
         #expect(summary.contains("[metrics.json](trials/\(trialTwo)/metrics.json)"))
         let leaderboard = try String(contentsOf: folder.appendingPathComponent("leaderboard.csv"), encoding: .utf8)
-        #expect(leaderboard.hasPrefix("rank,cell,seeds,selection_validation_accuracy,validation_accuracy_mean,"))
+        #expect(leaderboard.hasPrefix("rank,cell,seeds,seed_values,selection_validation_accuracy,validation_accuracy_mean,"))
 
         // The reference readers: pandas for CSV without options, h5py for weights.
         guard try PythonOracle.requireH5py() else { return }

@@ -73,6 +73,7 @@ public struct DatasetLoader {
                 }
                 do {
                     var counts = (files: 0, sequences: 0, hits: 0)
+                    var clamped = ClampedKeypoints()
                     for sample in try source.samples() {
                         do {
                             let result = try readSample(sample, source: source, videos: videos)
@@ -84,11 +85,18 @@ public struct DatasetLoader {
                             // `dataset.test.where` moves a training file, whole, to the test set.
                             let role = sourceRole == "train" && testSelection?.selects(sample.fields) == true ? "test" : sourceRole
                             if role == sourceRole { sequences += named } else { selectedForTest += named }
-                            if !records.contains(where: { $0.role == role && $0.path == sample.file.path }) {
+                            // The file's recordings, under its role until the validation split assigns them.
+                            let groups = Set(result.sequences.map(\.group))
+                            if let index = records.firstIndex(where: { $0.role == role && $0.path == sample.file.path }) {
+                                let earlier = records[index].splits?[role] ?? []
+                                records[index].splits = [role: Array(groups.union(earlier))]
+                            } else {
                                 records.append(DataSourceRecord(
                                     role: role, path: sample.file.path, sha256: result.sourceHash, cacheKey: result.key,
-                                    sequences: result.sequences.count))
+                                    sequences: result.sequences.count, splits: [role: Array(groups)],
+                                    clampedKeypoints: result.clamped?.count))
                             }
+                            if let fileClamped = result.clamped { clamped.add(fileClamped) }
                             counts.files += 1
                             counts.sequences += result.sequences.count
                             if result.hit { counts.hits += 1 }
@@ -102,6 +110,7 @@ public struct DatasetLoader {
                     guard failures.isEmpty else { continue }
                     log("\(sourceRole): \(source.path.path): \(counts.sequences) sequences from \(files) "
                         + "(\(counts.hits) from the cache, \(counts.files - counts.hits) imported)")
+                    if clamped.count > 0 { log(Self.clampingWarning(clamped, role: sourceRole, source: source)) }
                 } catch {
                     failed(error)
                 }
@@ -132,6 +141,7 @@ public struct DatasetLoader {
                 (train, validation) = split.split(train)
             }
         }
+        records = DataSourceRecord.assigningSplits(records, splits: ["train": train, "validation": validation, "test": mappedTest])
         let labels = Set(train.map(\.label)).sorted()
         var loaded = LoadedDataset(
             train: train, validation: validation, test: mappedTest, labels: labels, records: records, cacheHits: hits, skipped: skipped)
@@ -180,12 +190,14 @@ public struct DatasetLoader {
     }
 
     /// The sequences of one sample, with the cache facts of its file.
+    /// The sequences of one sample, with the cache facts of its file and, for importers that
+    /// clamp coordinates onto the image, the keypoints they clamped.
     private func readSample(_ sample: DatasetSample, source: DataSource, videos: VideoSequenceReader)
-        throws -> (sequences: [DatasetSequence], key: String, sourceHash: String, hit: Bool) {
+        throws -> (sequences: [DatasetSequence], key: String, sourceHash: String, hit: Bool, clamped: ClampedKeypoints?) {
         switch source.format {
         case .video, .montage:
             let (sequence, result) = try videos.sequence(of: sample, source: source)
-            return ([DatasetSequence(sequence)], result.key.hexDigest, result.sourceHash.hexDigest, result.hit)
+            return ([DatasetSequence(sequence)], result.key.hexDigest, result.sourceHash.hexDigest, result.hit, nil)
         case .openpose:
             let importer = OpenPoseJSONImporter(imageWidth: source.imageSize?.width ?? 1, imageHeight: source.imageSize?.height ?? 1)
             let hash = try ContentHash.sha256(ofFolderAt: sample.file, fileExtension: "json")
@@ -197,13 +209,16 @@ public struct DatasetLoader {
                 fingerprint: ImporterFingerprint(importer: importer.name, version: "\(importer.version)", settings: settings),
                 layoutName: configuration.features.layout.name, frameRate: source.frameRate
             ) {
-                ImportedContents(sequences: try importer.importSequences(
-                    from: sample.file, layout: configuration.features.layout, frameRate: source.frameRate, label: sample.label))
+                let imported = try importer.importContents(
+                    from: sample.file, layout: configuration.features.layout, frameRate: source.frameRate, label: sample.label)
+                return ImportedContents(sequences: imported.sequences, metadata: imported.clamped.metadata)
             }
-            return (result.entry.sequences.map(DatasetSequence.init), result.entry.key.hexDigest, hash.hexDigest, result.hit)
+            return (
+                result.entry.sequences.map(DatasetSequence.init), result.entry.key.hexDigest, hash.hexDigest, result.hit,
+                ClampedKeypoints(metadata: result.entry.metadata))
         case .uea, .csv, .kinetics, .mat:
             let imported = try importFile(sample.file, label: sample.label, source: source)
-            return (imported.sequences.map(DatasetSequence.init(cached:)), imported.key, imported.sourceHash, imported.hit)
+            return (imported.sequences.map(DatasetSequence.init(cached:)), imported.key, imported.sourceHash, imported.hit, nil)
         }
     }
 
@@ -236,6 +251,13 @@ public struct DatasetLoader {
             try importer.importSequences(from: file, layout: layout, frameRate: source.frameRate, label: label)
         }
         return (result.sequences, result.key.hexDigest, result.sourceHash.hexDigest, result.hit)
+    }
+
+    /// The one warning line of a source whose importer clamped keypoints onto the image border.
+    static func clampingWarning(_ clamped: ClampedKeypoints, role: String, source: DataSource) -> String {
+        let size = source.imageSize.map { " (imageSize [\($0.width), \($0.height)])" } ?? ""
+        return "warning: \(role): \(source.path.path): \(clamped.count) keypoint\(clamped.count == 1 ? " was" : "s were") "
+            + "outside the image\(size) and clamped to its border; the first: \(clamped.first ?? "unknown")"
     }
 
     /// Fails if one file serves two roles (train and test, say): test scores would be measured on

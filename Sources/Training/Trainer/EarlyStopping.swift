@@ -7,7 +7,8 @@ import Manifest
 /// An epoch improves when its value beats the best so far by more than `minimumDelta`
 /// (`value > best + δ` for accuracy, `value < best − δ` for loss); the first epoch always
 /// improves. Training stops after `patience` epochs in a row without improvement. The best
-/// epoch is the last improving one, whose weights a run with `restoreBestWeights` keeps.
+/// epoch is the last improving one, whose weights a run with `training.weights: "bestValidation"`
+/// (or `restoreBestWeights`) keeps.
 /// The state is a few numbers, saved in checkpoints so that a resumed run stops where an
 /// uninterrupted one would.
 public struct EarlyStopping: Sendable, Hashable, Codable {
@@ -19,6 +20,11 @@ public struct EarlyStopping: Sendable, Hashable, Codable {
     public private(set) var bestEpoch = 0
     /// Epochs since the best epoch.
     public private(set) var epochsWithoutImprovement = 0
+
+    /// The rule of a tracker that only finds the best validation epoch and never stops training
+    /// (`training.weights: "bestValidation"` without `training.earlyStopping`): validation
+    /// accuracy, any improvement, the earliest epoch on ties (as `RunReport.bestValidationEpoch`).
+    public static let bestEpochTracking = EarlyStoppingConfiguration(metric: .validationAccuracy, patience: .max, minimumDelta: 0)
 
     /// Creates a tracker that has seen no epoch.
     public init(configuration: EarlyStoppingConfiguration) {

@@ -30,7 +30,8 @@ public struct Trainer: Sendable {
 
     /// The outcome of `fit`.
     public struct Result {
-        /// The trained model: the last epoch's weights, or the best epoch's with `restoreBestWeights`.
+        /// The trained model: the last epoch's weights, or the best validation epoch's with
+        /// `training.weights: "bestValidation"` (or `restoreBestWeights`).
         public var model: any Classifier
         /// One record per epoch trained (fewer than `training.epochs` after early stopping).
         public var history: [EpochRecord]
@@ -74,6 +75,10 @@ public struct Trainer: Sendable {
         if settings.earlyStopping != nil, validation == nil {
             throw TrainingError.missingValidation(reason: "training.earlyStopping monitors the validation set")
         }
+        let keepsBest = settings.keptWeights == .bestValidation
+        if keepsBest, validation == nil {
+            throw TrainingError.missingValidation(reason: "training.weights 'bestValidation' picks the epoch by the validation set")
+        }
         let seed = UInt64(seed)
         var initialization = SeededGenerator(seed: seed, purpose: "initialization")
         let model = try configuration.model.makeClassifier(
@@ -90,7 +95,9 @@ public struct Trainer: Sendable {
             name: configuration.augmentation.pipeline, steps: configuration.augmentation.steps, layout: configuration.features.layout)
         let evaluator = Evaluator(batchSize: settings.batchSize, aggregation: .mean)
 
-        var progress = TrainingProgress(epoch: 0, history: [], earlyStopping: settings.earlyStopping.map(EarlyStopping.init))
+        // Without early stopping, the best validation epoch is tracked by a tracker that never stops.
+        let tracked = settings.earlyStopping ?? (keepsBest ? EarlyStopping.bestEpochTracking : nil)
+        var progress = TrainingProgress(epoch: 0, history: [], earlyStopping: tracked.map(EarlyStopping.init))
         var bestState: [(name: String, tensor: Tensor)]?
         if let checkpoint, FileManager.default.fileExists(atPath: checkpoint.path) {
             (progress, bestState) = try Self.restore(from: checkpoint, model: model, optimizer: optimizer)
@@ -148,7 +155,7 @@ public struct Trainer: Sendable {
                 record.validationLoss = loss
                 record.validationAccuracy = metrics.window.accuracy
             }
-            if progress.earlyStopping?.update(with: record) == true, settings.restoreBestWeights {
+            if progress.earlyStopping?.update(with: record) == true, keepsBest {
                 bestState = model.stateDictionary()
             }
             stopped = progress.earlyStopping?.shouldStop ?? false
@@ -162,7 +169,7 @@ public struct Trainer: Sendable {
             epoch += 1
         }
         var savedEpoch = progress.epoch
-        if settings.restoreBestWeights, let bestState, let best = progress.earlyStopping?.bestEpoch {
+        if keepsBest, let bestState, let best = progress.earlyStopping?.bestEpoch {
             try model.load(stateDictionary: bestState)
             savedEpoch = best
         }

@@ -8,7 +8,8 @@ struct TrainingProgress: Codable, Equatable {
     var epoch: Int
     /// The records of the finished epochs.
     var history: [EpochRecord]
-    /// The early-stopping tracker, when the run stops early.
+    /// The early-stopping tracker, when the run stops early or keeps the best validation epoch's
+    /// weights (then ``EarlyStopping/bestEpochTracking``, which never stops).
     var earlyStopping: EarlyStopping?
     /// Seconds spent training the finished epochs, across every process that trained them (nil
     /// in checkpoints written before it was recorded).

@@ -7,8 +7,8 @@ import Foundation
 /// pixels, origin at the top left, for the COCO (18 joints) or BODY_25 (25 joints) model
 /// (``OpenPoseSkeleton``). The files give no image size, so the importer is told it
 /// (``imageWidth``, ``imageHeight``: the manifest source's `imageSize`) to normalize to Vision's
-/// convention: `x / width`, `1 - y / height`, clamped to [0, 1]; undetected joints (confidence 0)
-/// are (0, 0, 0). With several people in a frame the most prominent one (largest keypoint box)
+/// convention: `x / width`, `1 - y / height`, clamped to [0, 1] (``importContents(from:layout:frameRate:label:)``
+/// counts the keypoints clamped, ``ClampedKeypoints``); undetected joints (confidence 0) are (0, 0, 0). With several people in a frame the most prominent one (largest keypoint box)
 /// is kept, as for pose estimation; a frame without people is zeros.
 ///
 /// Frames are ordered by the last number in their file names (else by name); frame `n` is at
@@ -16,7 +16,9 @@ import Foundation
 /// id and group are the folder's path; its label is the `label` argument (OpenPose files carry none).
 public struct OpenPoseJSONImporter: SequenceImporter {
     public var name: String { "openpose-json" }
-    public var version: Int { 1 }
+    /// 2: cache entries record the clamped keypoints (``ClampedKeypoints/metadata``); the
+    /// sequences are those of version 1.
+    public var version: Int { 2 }
     /// The width in pixels of the frames OpenPose ran on.
     public var imageWidth: Int
     /// The height in pixels of the frames OpenPose ran on.
@@ -33,6 +35,18 @@ public struct OpenPoseJSONImporter: SequenceImporter {
     ///   JSON or whose `pose_keypoints_2d` is not 18 or 25 joints (naming the file and JSON path),
     ///   a layout other than vision18, no label.
     public func importSequences(from url: URL, layout: SkeletonLayout, frameRate: Double, label: String?) throws -> [LabeledSequence] {
+        try importContents(from: url, layout: layout, frameRate: frameRate, label: label).sequences
+    }
+
+    /// Reads the folder `url` as ``importSequences(from:layout:frameRate:label:)`` does, and counts
+    /// the detected keypoints of the kept people that lay outside the image and were clamped.
+    ///
+    /// - Parameters: As for ``importSequences(from:layout:frameRate:label:)``.
+    /// - Returns: The folder's one sequence, and the clamped keypoints (the first named by file,
+    ///   frame, joint and its pixel coordinates).
+    /// - Throws: As ``importSequences(from:layout:frameRate:label:)``.
+    public func importContents(from url: URL, layout: SkeletonLayout, frameRate: Double, label: String?)
+        throws -> (sequences: [LabeledSequence], clamped: ClampedKeypoints) {
         guard layout.name == SkeletonLayout.vision18.name else {
             throw ImportError(path: url.path, line: nil, kind: .unsupported(feature: "OpenPose keypoints into layout '\(layout.name)' (only vision18)"))
         }
@@ -41,9 +55,18 @@ public struct OpenPoseJSONImporter: SequenceImporter {
         guard let firstNumber = files.first?.number else { throw ImportError(path: url.path, line: nil, kind: .noData) }
         var keypoints: [Float] = []
         var timestamps: [Double] = []
-        for file in files {
+        var clamped = ClampedKeypoints()
+        for (frame, file) in files.enumerated() {
             let people = try self.people(in: file.url)
-            keypoints += DetectedPerson.frameValues(ofMostProminentAmong: people)
+            let kept = DetectedPerson.mostProminent(among: people.map(\.person))
+            if let kept, let outside = people.first(where: { $0.person == kept })?.outside {
+                for joint in outside {
+                    clamped.record(
+                        "\(file.url.path) frame \(frame) joint \(layout.joints[joint.joint]) at "
+                            + "(\(Self.pixels(joint.x, imageWidth)), \(Self.pixels(joint.y, imageHeight))) px")
+                }
+            }
+            keypoints += (kept ?? .undetected).frameValues
             let timestamp = Double(file.number - firstNumber) / frameRate
             if let previous = timestamps.last, timestamp <= previous {
                 throw ImportError(path: file.url.path, line: nil, kind: .nonIncreasingTimestamp(previous: previous, found: timestamp))
@@ -53,7 +76,7 @@ public struct OpenPoseJSONImporter: SequenceImporter {
         let sequence = PoseSequence(
             keypoints: keypoints, timestamps: timestamps, channelCount: layout.channelCount, jointCount: layout.jointCount,
             frameRate: frameRate)
-        return [LabeledSequence(id: url.path, label: label, group: url.path, sequence: sequence)]
+        return ([LabeledSequence(id: url.path, label: label, group: url.path, sequence: sequence)], clamped)
     }
 
     /// The folder's `.json` files with their frame numbers, in frame order.
@@ -71,14 +94,19 @@ public struct OpenPoseJSONImporter: SequenceImporter {
         return numbered.sorted { ($0.number, $0.url.lastPathComponent) < ($1.number, $1.url.lastPathComponent) }
     }
 
+    /// A normalized coordinate back in pixels, to two decimals (the file's value).
+    private static func pixels(_ normalized: Double, _ size: Int) -> Double {
+        (normalized * Double(size) * 100).rounded() / 100
+    }
+
     /// The last run of decimal digits in `name` (`000000000042` in `clip_000000000042_keypoints.json`).
     static func lastNumber(in name: String) -> Int? {
         let digits = name.split(whereSeparator: { !$0.isNumber }).last
         return digits.flatMap { Int($0) }
     }
 
-    /// The people of one frame file.
-    private func people(in file: URL) throws -> [DetectedPerson] {
+    /// The people of one frame file, each with its detected joints outside the image.
+    private func people(in file: URL) throws -> [(person: DetectedPerson, outside: [(joint: Int, x: Double, y: Double)])] {
         let root = try JSONCursor.parse(contentsOf: file)
         guard let people = try root.member("people") else { return [] }
         return try people.elements().compactMap { person in
@@ -90,7 +118,9 @@ public struct OpenPoseJSONImporter: SequenceImporter {
             let joints = values.count / 3
             let positions = (0..<joints).map { (x: values[3 * $0] / Double(imageWidth), y: values[3 * $0 + 1] / Double(imageHeight)) }
             let confidences = (0..<joints).map { values[3 * $0 + 2] }
-            return OpenPoseSkeleton.person(positions: positions, confidences: confidences, indices: indices)
+            return (
+                OpenPoseSkeleton.person(positions: positions, confidences: confidences, indices: indices),
+                OpenPoseSkeleton.outsideJoints(positions: positions, confidences: confidences, indices: indices))
         }
     }
 }

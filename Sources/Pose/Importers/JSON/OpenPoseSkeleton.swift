@@ -20,6 +20,19 @@ enum OpenPoseSkeleton {
         }
     }
 
+    /// The ``SkeletonLayout/vision18`` joints of a person that were detected at a position outside
+    /// [0, 1], which ``person(positions:confidences:indices:)`` clamps onto the image border.
+    ///
+    /// - Parameters: As for ``person(positions:confidences:indices:)``.
+    /// - Returns: `(vision18 joint, x, y)` per such joint, positions as given (normalized, top left).
+    static func outsideJoints(positions: [(x: Double, y: Double)], confidences: [Double], indices: [Int]) -> [(joint: Int, x: Double, y: Double)] {
+        indices.enumerated().compactMap { joint, index in
+            let (x, y) = positions[index]
+            guard confidences[index] > 0, !(0...1).contains(x) || !(0...1).contains(y) else { return nil }
+            return (joint, x, y)
+        }
+    }
+
     /// A person from per-joint positions and confidences in OpenPose's image convention.
     ///
     /// - Parameters:
