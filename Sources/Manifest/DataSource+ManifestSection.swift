@@ -164,15 +164,30 @@ extension DataSource: ManifestSection {
     /// one (then `isDirectory` says whether the first match is a folder); `nil` after a report.
     private static func existingItemOrGlob(_ node: ManifestNode) -> (url: URL, isDirectory: Bool)? {
         guard let url = node.resolvedPath() else { return nil }
-        guard isGlob(url.path) else { return node.existingItem() }
+        guard isGlob(url.path) else {
+            guard FileManager.default.fileExists(atPath: url.path) || missingDataHint(url.path).isEmpty else {
+                node.report("missing file: no file or directory at \(url.path)" + missingDataHint(url.path))
+                return nil
+            }
+            return node.existingItem()
+        }
         let matches = GlobPattern.matches(of: url.path)
         guard let first = matches.first else {
-            node.report("missing file: nothing matches the pattern \(url.path)")
+            node.report("missing file: nothing matches the pattern \(url.path)" + missingDataHint(url.path))
             return nil
         }
         var isDirectory: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: first, isDirectory: &isDirectory)
         return (url, isDirectory.boolValue)
+    }
+
+    /// Where to get a data set no package registry has, for a missing path that names it
+    /// (UTD-MHAD); empty for other paths.
+    static func missingDataHint(_ path: String) -> String {
+        guard path.contains("utd-mhad") else { return "" }
+        return "; UTD-MHAD is on no package registry: scripts/setup copies it from $ACTIONLAB_UTD_MHAD or ../shared/data/utd-mhad, "
+            + "or download the skeleton part (Skeleton.zip) from https://personal.utdallas.edu/~kehtar/UTD-MHAD.html and unzip it "
+            + "into data/utd-mhad/ (README, 'Data')"
     }
 
     /// Reads `[width, height]` in pixels, both within ``pixelBounds``.

@@ -65,7 +65,9 @@ extension ExperimentConfiguration {
         lines.append("Augmentation: '\(augmentation.pipeline)'" + (steps.isEmpty ? " (none)" : " (\(steps))"))
         lines.append(model.planDescription(layout: layout))
         if model.normalizeInput {
-            lines.append("Input normalization: x, y centred on the neck (else the mean detected joint), scaled by the mean joint distance")
+            lines.append(features.layout.isSkeleton3D
+                ? "Input normalization: each window centred on the hip centre of its first frame, scaled by the mean spine length"
+                : "Input normalization: x, y centred on the neck (else the mean detected joint), scaled by the mean joint distance")
         }
         lines.append("Training: " + trainingDescription)
         lines.append("Evaluation: sequence prediction by \(evaluation.aggregation == .mean ? "mean window probability" : "majority vote of windows")")

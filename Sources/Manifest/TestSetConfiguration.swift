@@ -36,12 +36,12 @@ public struct TestSetConfiguration: Sendable, Hashable {
         return value == wanted
     }
 
-    /// How the selection reads in reports: `subject 2, 4, 6 or 8`.
+    /// How the selection reads in reports: `subject is 2, 4, 6 or 8`.
     public var selectionDescription: String {
         selection.keys.sorted().map { name in
             let values = selection[name] ?? []
             let list = values.count > 1 ? values.dropLast().joined(separator: ", ") + " or " + (values.last ?? "") : values.first ?? ""
-            return "\(name) \(list)"
+            return "\(name) is \(list)"
         }.joined(separator: " and ")
     }
 }

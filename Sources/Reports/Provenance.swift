@@ -32,6 +32,9 @@ public struct Provenance: Codable, Sendable {
     /// Source files that failed and were skipped (`dataset.onError: "skip"`), one message each;
     /// nil (and absent from the JSON) when none was.
     public var skipped: [String]?
+    /// How each split was made, one sentence per split (``LoadedDataset/splitMethods``); nil in
+    /// files written before it was recorded.
+    public var splitMethods: [String]?
 
     /// OpenBLAS facts.
     public struct OpenBLASInfo: Codable, Sendable {
@@ -62,13 +65,14 @@ public struct Provenance: Codable, Sendable {
     public static let actionlabVersion = "0.1.0"
 
     /// Facts about this process and machine, with the given seed and data records.
-    public static func current(seed: Int, data: [DataSourceRecord], skipped: [String] = []) -> Provenance {
+    public static func current(seed: Int, data: [DataSourceRecord], skipped: [String] = [], splitMethods: [String] = []) -> Provenance {
         Provenance(
             actionlabVersion: actionlabVersion, gitCommit: gitCommit, swiftVersion: swiftVersion,
             hdf5Version: HDF5Library.version,
             openblas: .current, computeThreads: ComputeThreads.count,
             ffmpeg: FFmpegLibrary.libraryVersions.merging(["release": FFmpegLibrary.versionInfo]) { $1 },
-            host: hostFacts, seed: seed, data: data, skipped: skipped.isEmpty ? nil : skipped)
+            host: hostFacts, seed: seed, data: data, skipped: skipped.isEmpty ? nil : skipped,
+            splitMethods: splitMethods.isEmpty ? nil : splitMethods)
     }
 
     static var swiftVersion: String {
@@ -144,5 +148,6 @@ public struct Provenance: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case actionlabVersion = "actionlab_version", gitCommit = "git_commit", swiftVersion = "swift_version"
         case hdf5Version = "hdf5_version", openblas, computeThreads = "compute_threads", ffmpeg, host, seed, data, skipped
+        case splitMethods = "split_methods"
     }
 }

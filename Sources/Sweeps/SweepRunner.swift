@@ -323,12 +323,26 @@ public struct SweepRunner {
         return failures.messages
     }
 
+    /// How the first finished trial's data was split (its `provenance.json`), or empty. Every
+    /// cell of a sweep shares the split (the split's seed is not a swept training seed).
+    static func splitMethods(in folder: URL, trials: [Trial]) -> [String] {
+        for trial in trials {
+            let url = folder.appendingPathComponent("trials/\(trial.id)/provenance.json")
+            guard let data = try? Data(contentsOf: url),
+                  let provenance = try? JSONDecoder().decode(Provenance.self, from: data) else { continue }
+            return provenance.splitMethods ?? []
+        }
+        return []
+    }
+
     /// `leaderboard.csv`, the charts and `summary.md` from the finished trials.
     private func writeReports(_ folder: URL) throws {
         let leaderboard = Leaderboard(plan: plan, folder: folder)
         try AtomicFile.write(leaderboard.csvTable.csv, to: folder.appendingPathComponent("leaderboard.csv"))
         try SweepCharts.write(plan: plan, leaderboard: leaderboard, folder: folder)
-        let summary = SweepSummary(plan: plan, leaderboard: leaderboard, missing: plan.trials.count - leaderboard.finishedTrials)
+        let summary = SweepSummary(
+            plan: plan, leaderboard: leaderboard, missing: plan.trials.count - leaderboard.finishedTrials,
+            splitMethods: Self.splitMethods(in: folder, trials: plan.trials))
         try AtomicFile.write(summary.markdown, to: folder.appendingPathComponent("summary.md"))
         log("summary: \(folder.appendingPathComponent("summary.md").path)")
     }

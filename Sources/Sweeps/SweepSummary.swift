@@ -12,11 +12,14 @@ public struct SweepSummary {
     public var leaderboard: Leaderboard
     /// Trials that have not finished (failed or not yet run).
     public var missing: Int
+    /// How each split was made (a finished trial's `provenance.json`, `split_methods`), or empty.
+    public var splitMethods: [String]
 
-    public init(plan: SweepPlan, leaderboard: Leaderboard, missing: Int) {
+    public init(plan: SweepPlan, leaderboard: Leaderboard, missing: Int, splitMethods: [String] = []) {
         self.plan = plan
         self.leaderboard = leaderboard
         self.missing = missing
+        self.splitMethods = splitMethods
     }
 
     /// A metric row of the best configuration's table: its name, how to read it, and whether it
@@ -83,6 +86,9 @@ public struct SweepSummary {
         var settings = Table(header: ["setting", "value"])
         for (key, value) in Self.settings(base) { settings.append([key, value]) }
         text += settings.markdown + "\n"
+        if !splitMethods.isEmpty {
+            text += "## Data splits\n\n" + splitMethods.map { "- \($0)\n" }.joined() + "\n"
+        }
 
         if grid {
             var axes = Table(header: ["swept parameter", "values"])

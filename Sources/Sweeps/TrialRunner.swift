@@ -114,7 +114,8 @@ public struct TrialRunner {
             try AtomicFile.withDeferredSync(flushing: partial) {
                 try AtomicFile.writeJSON(TrialConfigurationFile(seed: trial.seed, trial: trial.id, configuration: configuration),
                                          to: partial.appendingPathComponent("config.json"))
-                try AtomicFile.writeJSON(Provenance.current(seed: trial.seed, data: data.records, skipped: data.skipped),
+                try AtomicFile.writeJSON(Provenance.current(
+                seed: trial.seed, data: data.records, skipped: data.skipped, splitMethods: data.splitMethods),
                                          to: partial.appendingPathComponent("provenance.json"))
                 try report.write(to: partial)
                 var weightsMetadata = Self.weightsMetadata(trial: trial, labels: data.labels)

@@ -63,7 +63,7 @@ import Testing
         // Test files are recorded as test, not train.
         #expect(loaded.records.filter { $0.role == "test" }.count == 12)
         #expect(loaded.records.filter { $0.role == "train" }.count == 12)
-        #expect(loaded.splitMethods.contains { $0.hasPrefix("test: the files of dataset.sources whose subject 2 or 4") })
+        #expect(loaded.splitMethods.contains { $0.hasPrefix("test: the files of dataset.sources whose subject is 2 or 4") })
         #expect(loaded.splitMethods.contains { $0.contains("no subject is on both sides") })
     }
 
