@@ -37,6 +37,9 @@ extension ValidationConfiguration: ManifestSection {
                     "contradictory values: \(reading.key(\.groupBy)) applies only to \(reading.key(\.strategy)) "
                         + "'\(Strategy.automatic.rawValue)', but \(reading.path(\.strategy)) is '\(strategy.rawValue)'")
             }
+            if field == "label" {
+                groupNode.report("value out of range: grouping by 'label' would hold out whole classes; group by a field such as 'subject'")
+            }
             DataSource.reportSourcesWithout(field: field, in: trainingSources, at: groupNode)
         }
 

@@ -65,6 +65,18 @@ extension WindowConfiguration: ManifestSection {
             break  // Neither stated, or a stated one is invalid and already reported.
         }
         if reading.outcome(\.stride) != .valid { stride = size }
+        if sampling == .uniform {
+            for keyPath in [\WindowConfiguration.stride, \WindowConfiguration.padding] as [PartialKeyPath<WindowConfiguration>] {
+                reading.node(keyPath)?.report(
+                    "contradictory values: \(reading.key(keyPath)) applies only to \(reading.key(\.sampling)) 'sliding'; "
+                        + "uniform sampling makes one window per recording")
+            }
+        }
+        if size > Self.maximumSize {
+            (sizeNode ?? durationNode)?.report(
+                "value out of range: a window of \(size) frames is more than \(Self.maximumSize) (\(Self.maximumSize / 30 / 60) minutes at 30 "
+                    + "frames per second); windows are held in memory whole")
+        }
     }
 }
 

@@ -25,6 +25,10 @@ public struct WindowConfiguration: Sendable, Hashable {
         case uniform
     }
 
+    /// The most frames a window may have: 10,000 (5.5 minutes at 30 frames per second), far past
+    /// any action, so that a mistyped size fails in the manifest, not in an allocation.
+    public static let maximumSize = 10_000
+
     /// Create ML's default action duration, in seconds.
     public static let defaultActionDuration = 2.0
     /// How far a manifest's `duration × frameRate` may be from a whole number of frames.

@@ -130,7 +130,9 @@ public struct SweepRunner {
         for (index, cell) in plan.cells.enumerated() {
             guard let dataset = datasets[DatasetKey(cell)], counted.insert(WindowCountKey(cell)).inserted else { continue }
             let cellName = plan.sweep.axes.isEmpty ? "" : " (sweep cell \(index): \(plan.trials.first { $0.cell == index }?.label ?? ""))"
-            lines.append("windows of \(cell.windows.size) frames, stride \(cell.windows.stride)\(cellName):")
+            lines.append(cell.windows.sampling == .uniform
+                ? "windows: one per recording, resampled to \(cell.windows.size) frames\(cellName):"
+                : "windows of \(cell.windows.size) frames, stride \(cell.windows.stride)\(cellName):")
             lines += try SplitWindowCounts(dataset: dataset, configuration: cell).table.markdown
                 .split(separator: "\n").map { "  " + $0 }
         }

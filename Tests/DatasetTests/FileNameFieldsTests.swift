@@ -101,7 +101,7 @@ import Testing
             """
         let error = #expect(throws: DatasetError.self) { try Self.load(manifest, in: scratch) }
         #expect("\(error.map { "\($0)" } ?? "")".contains("a2_s1_t1.csv"))
-        #expect("\(error.map { "\($0)" } ?? "")".contains("does not match the source's pattern"))
+        #expect("\(error.map { "\($0)" } ?? "")".contains("1 of 2 file names do not match the source's pattern"))
     }
 
     /// Manifest errors: a split by a field no source gives, a pattern without groups, a glob
@@ -111,6 +111,7 @@ import Testing
         ("validation: { groupBy: 'camera' }", "gives no field 'camera'"),
         ("test: { where: { subject: [2] }, sources: [{ format: 'csv', path: 'Skeleton', label: 'x' }] }", "not both"),
         ("test: { where: {} }", "at least one field"),
+        ("validation: { groupBy: 'label' }", "hold out whole classes"),
     ])
     func splitByMissingFieldIsAManifestError(members: String, message: String) throws {
         let scratch = try TemporaryDirectory(prefix: "fields")
@@ -139,5 +140,37 @@ import Testing
             try ExperimentConfiguration.parse(text: manifest, fileName: "x.json5", baseDirectory: scratch.url)
         }
         #expect("\(error.map { "\($0)" } ?? "")".contains(message))
+    }
+
+    /// Splits that come out empty fail at load time with the key that made them: a selection of
+    /// no file or of every file, a grouping with one subject; an empty label group fails its file;
+    /// every file whose name does not match is listed.
+    @Test(arguments: [
+        ("test: { where: { subject: [9] } }", "selects none of the training files"),
+        ("test: { where: { subject: [1, 2] } }", "selects every training file"),
+        ("test: { where: { subject: [2] } }, validation: { groupBy: 'subject' }", "needs at least two subject values"),
+    ])
+    func emptySplitsNameTheirKey(members: String, message: String) throws {
+        let scratch = try TemporaryDirectory(prefix: "fields")
+        try Self.writeRecordings(["a1_s1_t1_skeleton.csv", "a2_s1_t1_skeleton.csv", "a1_s2_t1_skeleton.csv", "a2_s2_t1_skeleton.csv"],
+                                 in: scratch.file("Skeleton"))
+        let manifest = """
+            { name: 'x', features: { layout: 'kinect-v1', cache: 'cache' },
+              dataset: { sources: [{ format: 'csv', path: 'Skeleton', pattern: 'a(?<label>\\\\d+)_s(?<subject>\\\\d+)_t\\\\d+_skeleton\\\\.csv' }], \(members) } }
+            """
+        let error = #expect(throws: DatasetError.self) { try Self.load(manifest, in: scratch) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains(message), "\(error.map { "\($0)" } ?? "")")
+    }
+
+    @Test func everyUnmatchedNameIsListedAndAnEmptyLabelFails() throws {
+        let scratch = try TemporaryDirectory(prefix: "fields")
+        try Self.writeRecordings(["x1.csv", "x2.csv", "a1_s1.csv"], in: scratch.file("data"))
+        let strict = "{ name: 'x', features: { layout: 'kinect-v1', cache: 'cache' }, dataset: { sources: [{ format: 'csv', path: 'data', pattern: 'a(?<label>\\\\d+)_s(?<subject>\\\\d+)\\\\.csv' }] } }"
+        let unmatched = #expect(throws: DatasetError.self) { try Self.load(strict, in: scratch) }
+        let text = "\(unmatched.map { "\($0)" } ?? "")"
+        #expect(text.contains("2 of 3 file names do not match") && text.contains("x1.csv") && text.contains("x2.csv"), "\(text)")
+        let empty = "{ name: 'x', features: { layout: 'kinect-v1', cache: 'cache' }, dataset: { sources: [{ format: 'csv', path: 'data', pattern: '[ax](?<label>[a-z]*)(?<rest>.*)' }] } }"
+        let emptyLabel = #expect(throws: DatasetError.self) { try Self.load(empty, in: scratch) }
+        #expect("\(emptyLabel.map { "\($0)" } ?? "")".contains("matched no text"))
     }
 }

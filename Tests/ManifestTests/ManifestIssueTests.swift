@@ -95,6 +95,10 @@ import Testing
         ("windows: { duration: 0.01 }", "windows.duration", "value out of range: 0.01 s at 30 frames per second is less than one frame"),
         ("windows: { duration: 1, frameRate: 29.97 }", "windows.duration",
          "value out of range: 1 s at 29.97 frames per second is 29.97 frames, not a whole number; state windows.size in frames instead"),
+        ("windows: { size: 1000000 }", "windows.size",
+         "value out of range: a window of 1000000 frames is more than 10000 (5 minutes at 30 frames per second); windows are held in memory whole"),
+        ("windows: { sampling: 'uniform', size: 48, stride: 4 }", "windows.stride",
+         "contradictory values: stride applies only to sampling 'sliding'; uniform sampling makes one window per recording"),
         ("name: ''", "name", "value out of range: expected 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-', found ''"),
     ])
     func outOfRange(member: String, path: String, message: String) {

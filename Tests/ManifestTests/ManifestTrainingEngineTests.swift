@@ -71,7 +71,7 @@ import Testing
         ("model: { kind: 'mlp', channels: [8] }", "model.channels",
          "contradictory values: model.channels applies only to kind 'tcn', but model.kind is 'mlp'"),
         ("features: { layout: 'univariate' }, model: { normalizeInput: true }", "model.normalizeInput",
-         "contradictory values: model.normalizeInput needs a body-pose layout with channels x, y and confidence, or a 3-D skeleton with x, y, z and joints hipCenter and shoulderCenter, but layout 'univariate' has [\"x\"]"),
+         "contradictory values: model.normalizeInput needs a body-pose layout with channels x, y and confidence, or a 3-D skeleton (channels x, y, z without confidence, bones in `edges`, joints hipCenter and shoulderCenter); layout 'univariate' has channels [\"x\"], 0 edges and neither joint"),
     ])
     func invalidSettingsAreReportedAtTheirPath(members: String, path: String, message: String) {
         let issues = fixture.issues(ManifestFixture.minimal(members))

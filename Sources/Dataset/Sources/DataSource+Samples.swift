@@ -39,17 +39,32 @@ extension DataSource {
         var labeled = self
         // Listing as a labeled source: the label is a placeholder, replaced from each name below.
         if pattern.providesLabel && labeled.label == nil { labeled.label = "" }
-        return try labeled.unnamedSamples().map { sample in
+        var named: [DatasetSample] = []
+        var unmatched: [String] = []
+        for sample in try labeled.unnamedSamples() {
             let name = sample.file.lastPathComponent
             guard let fields = pattern.fields(of: name) else {
-                throw DatasetSourceError(
-                    file: sample.file.path, message: "the file name '\(name)' does not match the source's pattern '\(pattern.source)'")
+                unmatched.append(sample.file.path)
+                continue
             }
-            var named = sample
-            named.fields = fields
-            if let label = fields["label"] { named.label = label }
-            return named
+            if pattern.providesLabel && fields["label"]?.isEmpty != false {
+                throw DatasetSourceError(
+                    file: sample.file.path, message: "the group 'label' of the source's pattern '\(pattern.source)' matched no text in '\(name)'")
+            }
+            var sample = sample
+            sample.fields = fields
+            if let label = fields["label"] { sample.label = label }
+            named.append(sample)
         }
+        guard unmatched.isEmpty else {
+            let listed = unmatched.prefix(5).map { "  \($0)" }.joined(separator: "\n")
+            let more = unmatched.count > 5 ? "\n  ... and \(unmatched.count - 5) more" : ""
+            throw DatasetSourceError(
+                file: path.path,
+                message: "\(unmatched.count) of \(unmatched.count + named.count) file names do not match the source's pattern "
+                    + "'\(pattern.source)' (it must match the whole name):\n\(listed)\(more)")
+        }
+        return named
     }
 
     /// The samples of the source's path, without file-name fields.

@@ -127,6 +127,16 @@ public struct DatasetLoader {
         train = relabeled(train)
         validation = relabeled(validation)
         let mappedTest = relabeled(test)
+        if let selection = testSelection {
+            guard !selectedForTest.isEmpty else {
+                throw DatasetError.emptySplit(
+                    "test", reason: "dataset.test.where (\(selection.selectionDescription)) selects none of the training files")
+            }
+            guard !train.isEmpty else {
+                throw DatasetError.emptySplit(
+                    "train", reason: "dataset.test.where (\(selection.selectionDescription)) selects every training file")
+            }
+        }
         guard !train.isEmpty else {
             throw DatasetError.emptySplit("train", reason: "no training sequence is left after dataset.labels and skipped files")
         }
@@ -137,6 +147,12 @@ public struct DatasetLoader {
                     throw DatasetError.missingField(field, sequence: ungrouped.id, present: ungrouped.fields.keys.sorted())
                 }
                 (train, validation) = split.split(train) { $0.fields[field] ?? $0.group }
+                guard !validation.isEmpty else {
+                    let values = Set(train.compactMap { $0.fields[field] }).count
+                    throw DatasetError.emptySplit(
+                        "validation", reason: "dataset.validation.groupBy '\(field)' needs at least two \(field) values in the training "
+                            + "files to hold one out, and they have \(values)")
+                }
             } else {
                 (train, validation) = split.split(train)
             }
@@ -185,7 +201,9 @@ public struct DatasetLoader {
                 + "(give the sources a `pattern` with a subject field and set dataset.validation.groupBy) (\(count(loaded.validation)))"
         }
         methods.append("validation: \(validation)")
-        methods.append("train: the remaining \(count(loaded.train))")
+        let fields = [dataset.validation.groupBy].compactMap { $0 } + (dataset.test?.selection.keys.sorted() ?? [])
+        let trainValues = fields.first.map { field in " (\(field) \(values(loaded.train, field).joined(separator: ", ")))" } ?? ""
+        methods.append("train: the remaining \(count(loaded.train))\(trainValues)")
         return methods
     }
 

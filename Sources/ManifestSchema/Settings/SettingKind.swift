@@ -145,7 +145,7 @@ extension SettingKind {
                         if let first = firstIndex[value] {
                             child.report(
                                 "contradictory values: \(distinctNoun) \(value) repeats \(node.path.appending(index: first)); "
-                                    + "\(distinctNoun)s must be distinct")
+                                    + "\(distinctNoun.hasSuffix("is") ? distinctNoun.dropLast(2) + "es" : distinctNoun + "s") must be distinct")
                             return nil
                         }
                         firstIndex[value] = index

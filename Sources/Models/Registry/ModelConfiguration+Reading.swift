@@ -19,10 +19,12 @@ extension ModelConfiguration {
         let shared = SharedModelSettings.read(object)
         (dropout, normalizeInput) = (shared.value.dropout, shared.value.normalizeInput)
         if normalizeInput && layout.inputNormalization == nil {
+            let reference = ["hipCenter", "shoulderCenter"].filter(layout.joints.contains)
             shared.node(\.normalizeInput)?.report(
                 "contradictory values: \(shared.path(\.normalizeInput)) needs a body-pose layout with channels x, y and "
-                    + "confidence, or a 3-D skeleton with x, y, z and joints hipCenter and shoulderCenter, but layout '\(layout.name)' "
-                    + "has \(layout.channels)")
+                    + "confidence, or a 3-D skeleton (channels x, y, z without confidence, bones in `edges`, joints hipCenter and "
+                    + "shoulderCenter); layout '\(layout.name)' has channels \(layout.channels), \(layout.edges.count) edges and "
+                    + (reference.isEmpty ? "neither joint" : "joints \(reference)"))
         }
         let otherKeys = Set(registry.families.flatMap(\.settingKeys))
         guard kindOutcome != .invalid, let chosen = registry.family(named: kindName) else {

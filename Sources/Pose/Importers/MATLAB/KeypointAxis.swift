@@ -19,3 +19,8 @@ public enum KeypointAxis: String, Sendable, Hashable, Codable, CaseIterable {
         axes.count == 3 && Set(axes).count == 3
     }
 }
+
+extension KeypointAxis: CustomStringConvertible {
+    /// The axis as manifests write it: `T`, `C` or `J`.
+    public var description: String { rawValue }
+}
