@@ -12,7 +12,7 @@ extension DatasetConfiguration: ManifestSection {
                     "rename map applied after import, `{ \"1\": \"gun\" }`; a label mapped to `null` is dropped"),
             .section("validation", \.validation, "how the validation set is made"),
             Setting("onError", \.onError, .optional(.choice(FailurePolicy.self)),
-                    "a source file that fails: `fail` the run before training (default for `uea`, `csv`, `openpose`, `kinetics`) or "
+                    "a source file that fails: `fail` the run before training (default for `uea`, `csv`, `openpose`, `kinetics`, `mat`) or "
                         + "`skip` it with a warning, listed under `skipped` in each trial's `provenance.json` and by `validate --data` "
                         + "(default for `video`, `montage`)")
                 .defaultText("per format"),

@@ -8,11 +8,11 @@ extension TestSetConfiguration: ManifestSection {
         [
             .list("sources", \.sources, of: "source", minimumCount: DataSource.minimumListCount, "sources of the held-out test set; "
                   + "give `sources` or `where`")
-                .encoded { !$0.sources.isEmpty },
+                .encoded { !$0.sources.isEmpty }.defaultText("none"),
             Setting("where", \.selection, selectionKind,
                     "`{ field: [values] }`: the files of `dataset.sources` whose file-name fields (the sources' `pattern`) have these "
                         + "values are the test set, never trained or validated on (cross-subject: `{ subject: [2, 4, 6, 8] }`)")
-                .encoded { !$0.selection.isEmpty },
+                .encoded { !$0.selection.isEmpty }.defaultText("none"),
         ]
     }
 

@@ -12,11 +12,12 @@ enum ValidateCommand: Subcommand {
     static let manifest = PositionalArgument(
         "MANIFEST", help: "the experiment manifest (JSON5); relative paths inside it resolve against the current directory")
     static let data = CommandOption.flag(
-        "data", help: "also import the data (through the feature cache) and run the checks `run` makes before training")
+        "data", help: "also import the data (into the feature cache, the one thing it writes) and run the checks `run` makes "
+            + "before training, printing the windows per split and label")
 
     static let specification = CommandSpecification(
         name: "validate",
-        abstract: "check a manifest and every grid cell of its sweep, writing nothing; print the resolved configuration, "
+        abstract: "check a manifest and every grid cell of its sweep, writing no report; print the resolved configuration, "
             + "the grid and the trials it would run",
         discussion: [
             "Every problem is reported at once, each with its file, line, column and JSON path; exit status 1 if there "
