@@ -156,25 +156,25 @@ public struct AugmentationPipeline: Sendable {
 
     /// Applies `transform` to every detected joint's offset from the skeleton's centre.
     private func affine(_ view: inout WindowView, _ transform: (Float, Float) -> (Float, Float)) {
-        guard let x = xChannel, let y = yChannel, let centre = view.centre(x: x, y: y) else { return }
+        guard let x = xChannel, let y = yChannel, let centre = view.centre(of: [x, y]) else { return }
+        let (cx, cy) = (centre[0], centre[1])
         view.transformDetected { values, base, jointCount in
-            let (dx, dy) = transform(values[base + x * jointCount] - centre.x, values[base + y * jointCount] - centre.y)
-            values[base + x * jointCount] = centre.x + dx
-            values[base + y * jointCount] = centre.y + dy
+            let (dx, dy) = transform(values[base + x * jointCount] - cx, values[base + y * jointCount] - cy)
+            values[base + x * jointCount] = cx + dx
+            values[base + y * jointCount] = cy + dy
         }
     }
 
     /// Applies `transform` to every detected joint's offset from the centre of a 3-D skeleton
     /// (the mean `x`, `y`, `z` of the window's detected joints).
     private func affine3D(_ view: inout WindowView, _ transform: (Float, Float, Float) -> (Float, Float, Float)) {
-        guard let (x, y, z) = spatialChannels, let centre = view.centre(x: x, y: y, z: z) else { return }
+        guard let (x, y, z) = spatialChannels, let centre = view.centre(of: [x, y, z]) else { return }
+        let (cx, cy, cz) = (centre[0], centre[1], centre[2])
         view.transformDetected { values, base, jointCount in
-            let (dx, dy, dz) = transform(
-                values[base + x * jointCount] - centre.x, values[base + y * jointCount] - centre.y,
-                values[base + z * jointCount] - centre.z)
-            values[base + x * jointCount] = centre.x + dx
-            values[base + y * jointCount] = centre.y + dy
-            values[base + z * jointCount] = centre.z + dz
+            let (dx, dy, dz) = transform(values[base + x * jointCount] - cx, values[base + y * jointCount] - cy, values[base + z * jointCount] - cz)
+            values[base + x * jointCount] = cx + dx
+            values[base + y * jointCount] = cy + dy
+            values[base + z * jointCount] = cz + dz
         }
     }
 

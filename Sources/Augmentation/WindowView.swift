@@ -28,37 +28,20 @@ struct WindowView {
         }
     }
 
-    /// Mean `x`, `y` over the detected joints of all frames, or nil if none is detected.
-    func centre(x: Int, y: Int) -> (x: Float, y: Float)? {
-        var sum = (x: 0.0, y: 0.0)
+    /// The mean of each of `channels` (such as x and y, or x, y and z) over the detected joints of
+    /// all frames, in the order given, or nil if no joint is detected. Sums are kept in Double.
+    func centre(of channels: [Int]) -> [Float]? {
+        var sums = [Double](repeating: 0, count: channels.count)
         var count = 0
         for frame in 0..<frameCount {
             for joint in 0..<jointCount where isDetected(frame: frame, joint: joint) {
                 let base = base(frame: frame, joint: joint)
-                sum.x += Double(values[base + x * jointCount])
-                sum.y += Double(values[base + y * jointCount])
+                for (k, channel) in channels.enumerated() { sums[k] += Double(values[base + channel * jointCount]) }
                 count += 1
             }
         }
         guard count > 0 else { return nil }
-        return (Float(sum.x / Double(count)), Float(sum.y / Double(count)))
-    }
-
-    /// Mean `x`, `y`, `z` over the detected joints of all frames, or nil if none is detected.
-    func centre(x: Int, y: Int, z: Int) -> (x: Float, y: Float, z: Float)? {
-        var sum = (x: 0.0, y: 0.0, z: 0.0)
-        var count = 0
-        for frame in 0..<frameCount {
-            for joint in 0..<jointCount where isDetected(frame: frame, joint: joint) {
-                let base = base(frame: frame, joint: joint)
-                sum.x += Double(values[base + x * jointCount])
-                sum.y += Double(values[base + y * jointCount])
-                sum.z += Double(values[base + z * jointCount])
-                count += 1
-            }
-        }
-        guard count > 0 else { return nil }
-        return (Float(sum.x / Double(count)), Float(sum.y / Double(count)), Float(sum.z / Double(count)))
+        return sums.map { Float($0 / Double(count)) }
     }
 
     /// Swaps all channels of each pair's joints in every frame.
