@@ -7,7 +7,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "actionlab", targets: ["actionlab"]),
-        .library(name: "ActionLab", targets: ["Manifest", "Dataset", "Training", "Reports", "Sweeps", "Export"]),
+        .library(name: "ActionLab", targets: ["Manifest", "Dataset", "Training", "Reports", "Sweeps", "Export", "Prediction"]),
     ],
     targets: [
         // System libraries: each is imported by exactly one Swift wrapper module.
@@ -77,9 +77,14 @@ let package = Package(
         .target(
             name: "Export",
             dependencies: ["Sweeps", "Reports", "Training", "Manifest", "ModelExport", "NeuralNetwork", "FeatureCache", "Randomness", "AtomicFiles"]),
+        // A trained model on new poses: sliding windows, thresholds, smoothing, segments,
+        // repetition counts and temporal evaluation.
+        .target(
+            name: "Prediction",
+            dependencies: ["Export", "Reports", "Training", "Dataset", "Manifest", "Pose", "Video", "Extraction", "FeatureCache", "NeuralNetwork", "AtomicFiles"]),
         .executableTarget(
             name: "actionlab",
-            dependencies: ["Export", "Sweeps", "Reports", "Training", "Dataset", "Manifest", "NeuralNetwork", "SyntheticData", "FeatureCache", "AtomicFiles", "Randomness"]),
+            dependencies: ["Prediction", "Export", "Sweeps", "Reports", "Training", "Dataset", "Manifest", "NeuralNetwork", "SyntheticData", "FeatureCache", "AtomicFiles", "Randomness"]),
         // ActionLab's pose-only rate for scripts/bench-pose.
         .executableTarget(name: "pose-benchmark", dependencies: ["Pose", "_BenchmarkSupport"]),
         // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.
@@ -119,6 +124,9 @@ let package = Package(
         .testTarget(
             name: "ExportTests",
             dependencies: ["Export", "Sweeps", "Training", "Dataset", "Manifest", "Models", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
+        .testTarget(
+            name: "PredictionTests",
+            dependencies: ["Prediction", "Export", "Sweeps", "Training", "Dataset", "Manifest", "Pose", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "Randomness", "ActionLabTestSupport"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork", "NeuralNetworkTestSupport", "Randomness", "ActionLabTestSupport"]),
         .testTarget(
