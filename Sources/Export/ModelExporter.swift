@@ -5,7 +5,7 @@ import ModelExport
 import Reports
 
 /// Exports the best (or a named) trial of a report: `model.onnx`, `weights.safetensors`,
-/// `weights.h5` and `model-card.md`.
+/// `weights.h5`, `config.json` and `model-card.md`.
 ///
 /// Every file is written to a temporary name and renamed into place (``AtomicFile``), so an
 /// interrupted export leaves each file either as it was or complete. The outputs depend only on
@@ -21,6 +21,8 @@ public struct ModelExporter {
 
     /// The model card's file name.
     public static let modelCardName = "model-card.md"
+    /// The copy of the trial's `config.json` (seed and resolved configuration), always written.
+    public static let configurationName = "config.json"
 
     /// The formats to write; the model card is always written.
     public var formats: Set<ExportFormat>
@@ -74,6 +76,11 @@ public struct ModelExporter {
             }
             written.append((url, try ContentHash.sha256(ofFileAt: url).description))
         }
+        // The resolved configuration beside the weights, so the export folder alone rebuilds the
+        // model (`actionlab predict EXPORT_DIR`, ``TrainedModel``).
+        let configurationURL = output.appendingPathComponent(Self.configurationName)
+        try AtomicFile.write(Self.contents(of: artifacts.folder.file(Self.configurationName)), to: configurationURL)
+        written.append((configurationURL, try ContentHash.sha256(ofFileAt: configurationURL).description))
         let card = ModelCard(
             artifacts: artifacts, selection: selection, files: written.map { ($0.url.lastPathComponent, $0.sha256) })
         let cardURL = output.appendingPathComponent(Self.modelCardName)

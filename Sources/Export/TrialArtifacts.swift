@@ -2,33 +2,31 @@ import Foundation
 import Manifest
 import ModelExport
 import NeuralNetwork
-import Randomness
 import Reports
 import Training
 
 /// Everything a trial folder holds, read and cross-checked: configuration, metrics,
 /// provenance and the checkpoint, from which the trained model can be rebuilt.
 public struct TrialArtifacts {
-    /// `config.json`: the run's seed and resolved configuration.
-    struct RunConfigurationFile: Decodable {
-        var seed: Int
-        var configuration: ExperimentConfiguration
-    }
-
     /// Where the files came from.
     public var folder: TrialFolder
-    /// The trial's seed.
-    public var seed: Int
-    /// The resolved configuration the trial ran with.
-    public var configuration: ExperimentConfiguration
+    /// The configuration and weights, from which the model is rebuilt.
+    public var trained: TrainedModel
     /// The trial's scores.
     public var metrics: TrialMetrics
     /// Software, machine and data checksums of the run.
     public var provenance: Provenance
+
+    /// The trial's seed.
+    public var seed: Int { trained.seed }
+    /// The resolved configuration the trial ran with.
+    public var configuration: ExperimentConfiguration { trained.configuration }
     /// The trained weights and their metadata.
-    public var checkpoint: Checkpoint
+    public var checkpoint: Checkpoint { trained.checkpoint }
     /// Class names in the order of the model's outputs (`labels` attribute of `weights.h5`).
-    public var labels: [String]
+    public var labels: [String] { trained.labels }
+    /// The shape of one input window, `[T, C, J]`.
+    public var window: KeypointWindowShape { trained.window }
 
     /// Reads every required file of `folder`.
     ///
@@ -36,53 +34,13 @@ public struct TrialArtifacts {
     ///   `HDF5Error` or `CheckpointError` for a damaged `weights.h5`.
     public init(folder: TrialFolder) throws {
         self.folder = folder
-        let weights = folder.file("weights.h5")
-        guard FileManager.default.fileExists(atPath: weights.path) else {
-            throw ExportError.missingFile(path: weights.path, purpose: "the trained weights and the labels")
-        }
-        let run = try folder.decodeJSON(RunConfigurationFile.self, from: "config.json")
-        seed = run.seed
-        configuration = run.configuration
+        trained = try TrainedModel(folder: folder.url)
         metrics = try folder.decodeJSON(TrialMetrics.self, from: "metrics.json")
         provenance = try folder.decodeJSON(Provenance.self, from: "provenance.json")
-        checkpoint = try Checkpoint(contentsOf: weights)
-        guard let labelsText = checkpoint.metadata["labels"],
-              let labels = try? JSONDecoder().decode([String].self, from: Data(labelsText.utf8)), labels.count >= 2
-        else {
-            throw ExportError.inconsistentTrial(
-                path: weights.path, reason: "the root attribute 'labels' must be a JSON array of at least two class names")
-        }
-        self.labels = labels
-        if let shape = checkpoint.metadata["input_shape"], shape != "\(window)" {
-            throw ExportError.inconsistentTrial(
-                path: weights.path, reason: "input_shape \(shape) differs from config.json's window \(window)")
-        }
-    }
-
-    /// The shape of one input window, `[T, C, J]`, from the configuration's window size and layout.
-    public var window: KeypointWindowShape {
-        KeypointWindowShape(
-            windowSize: configuration.windows.size, channelCount: configuration.features.layout.channelCount,
-            jointCount: configuration.features.layout.jointCount)
     }
 
     /// The trained model: the configuration's architecture with the checkpoint's weights.
     ///
-    /// - Returns: A classifier whose evaluation-mode outputs are those of the trial's model.
-    /// - Throws: ``ExportError/inconsistentTrial(path:reason:)`` when the weights do not fit
-    ///   the architecture `config.json` describes.
-    public func makeModel() throws -> any Classifier {
-        var unused = SeededGenerator(seed: UInt64(truncatingIfNeeded: seed), purpose: "initialization")
-        let model: any Classifier
-        do {
-            model = try configuration.model.makeClassifier(
-                layout: configuration.features.layout, windowSize: configuration.windows.size, classCount: labels.count,
-                using: &unused)
-            try model.load(stateDictionary: checkpoint.model)
-        } catch {
-            throw ExportError.inconsistentTrial(
-                path: folder.file("weights.h5").path, reason: "the weights do not fit config.json's model: \(error)")
-        }
-        return model
-    }
+    /// - Throws: ``ExportError/inconsistentTrial(path:reason:)`` when the weights do not fit.
+    public func makeModel() throws -> any Classifier { try trained.makeModel() }
 }

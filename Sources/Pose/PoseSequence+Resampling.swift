@@ -135,21 +135,31 @@ extension PoseSequence {
     private func appendInterpolatedFrame(
         between a: Int, and b: Int, weight: Float, treatingZeroJointsAsUndetected: Bool, to output: inout [Float]
     ) {
+        Self.appendInterpolatedFrame(
+            keypoints[a * valuesPerFrame ..< (a + 1) * valuesPerFrame], keypoints[b * valuesPerFrame ..< (b + 1) * valuesPerFrame],
+            weight: weight, channelCount: channelCount, jointCount: jointCount,
+            treatingZeroJointsAsUndetected: treatingZeroJointsAsUndetected, to: &output)
+    }
+
+    /// Appends `(1 - weight) * a + weight * b` for two `[C, J]` frames: the one definition of an
+    /// interpolated frame, shared by whole-sequence resampling and ``PoseFrameResampler``.
+    static func appendInterpolatedFrame(
+        _ a: ArraySlice<Float>, _ b: ArraySlice<Float>, weight: Float, channelCount: Int, jointCount: Int,
+        treatingZeroJointsAsUndetected: Bool, to output: inout [Float]
+    ) {
         let start = output.count
-        output.append(contentsOf: repeatElement(0, count: valuesPerFrame))
+        let (baseA, baseB) = (a.startIndex, b.startIndex)
+        output.append(contentsOf: repeatElement(0, count: channelCount * jointCount))
         for joint in 0..<jointCount {
-            if treatingZeroJointsAsUndetected && (isUndetected(joint: joint, frame: a) || isUndetected(joint: joint, frame: b)) {
-                continue
+            if treatingZeroJointsAsUndetected {
+                let undetectedA = (0..<channelCount).allSatisfy { a[baseA + $0 * jointCount + joint] == 0 }
+                let undetectedB = (0..<channelCount).allSatisfy { b[baseB + $0 * jointCount + joint] == 0 }
+                if undetectedA || undetectedB { continue }
             }
             for channel in 0..<channelCount {
-                let from = self[a, channel, joint], to = self[b, channel, joint]
+                let from = a[baseA + channel * jointCount + joint], to = b[baseB + channel * jointCount + joint]
                 output[start + channel * jointCount + joint] = from + (to - from) * weight
             }
         }
-    }
-
-    /// True if every channel of `joint` is exactly zero at `frame`: Vision's mark of an undetected joint.
-    private func isUndetected(joint: Int, frame: Int) -> Bool {
-        (0..<channelCount).allSatisfy { self[frame, $0, joint] == 0 }
     }
 }

@@ -15,13 +15,13 @@ enum ExportCommand: Subcommand {
         "format", valueName: ExportFormat.allCases.map(\.rawValue).joined(separator: ","),
         help: "the formats to write, comma-separated (default: all): "
             + ExportFormat.allCases.map { "\($0.rawValue) (\($0.fileName))" }.joined(separator: ", ")
-            + "; \(ModelExporter.modelCardName) is always written")
+            + "; \(ModelExporter.configurationName) and \(ModelExporter.modelCardName) are always written")
 
     static let specification = CommandSpecification(
         name: "export",
         abstract: "export the best trial of a sweep folder (the best configuration of its leaderboard, then its seed "
             + "with the highest validation accuracy), or the trial folder DIR, with a model card: "
-            + (ExportFormat.allCases.map(\.fileName) + [ModelExporter.modelCardName]).joined(separator: ", ")
+            + (ExportFormat.allCases.map(\.fileName) + [ModelExporter.configurationName, ModelExporter.modelCardName]).joined(separator: ", ")
             + "; print the export folder",
         arguments: [report], options: [output, trial, format])
 

@@ -35,7 +35,7 @@ import Testing
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == scratch.file("exported").path)
         #expect(result.errorOutput.contains("best configuration by validation.accuracy"))
         let files = try FileManager.default.contentsOfDirectory(atPath: scratch.file("exported").path).sorted()
-        #expect(files == ["model-card.md", "model.onnx", "weights.safetensors"])
+        #expect(files == ["config.json", "model-card.md", "model.onnx", "weights.safetensors"])
 
         let trials = try FileManager.default.contentsOfDirectory(atPath: scratch.file("reports/run/trials").path).sorted()
         #expect(trials.count == 2)

@@ -105,7 +105,7 @@ import Training
 
         let output = scratch.file("export")
         let result = try ModelExporter().export(from: report, to: output)
-        #expect(result.files.map(\.lastPathComponent) == ["model.onnx", "weights.safetensors", "weights.h5", "model-card.md"])
+        #expect(result.files.map(\.lastPathComponent) == ["model.onnx", "weights.safetensors", "weights.h5", "config.json", "model-card.md"])
         #expect(result.selection.candidates.map(\.folder.id).sorted() == plan.trials.map { "trials/\($0.id)" }.sorted())
         #expect(result.selection.chosen == TrialSelection.ranked(result.selection.candidates)[0])
         #expect(result.selection.rule.hasPrefix("best configuration by validation.accuracy (mean over 2 seeds"))

@@ -207,7 +207,20 @@ public struct DatasetLoader {
         return methods
     }
 
-    /// The sequences of one sample, with the cache facts of its file.
+    /// The sequences of one file of `source`, read through the feature cache as ``load()`` reads
+    /// it (imported once, then read from the cache; a video's poses extracted once): for
+    /// prediction on inputs that belong to no split.
+    ///
+    /// - Parameters:
+    ///   - sample: The file (and, for a video, the time range) to read; its label may be nil.
+    ///   - source: The format and its settings (frame rate, MAT variable and axes, image size).
+    /// - Returns: The file's sequences (most formats give one; UEA files give one per row).
+    /// - Throws: That file's import, extraction or cache error, naming the file.
+    public func sequences(of sample: DatasetSample, in source: DataSource) throws -> [DatasetSequence] {
+        let videos = VideoSequenceReader(cache: cache, pose: configuration.features.pose, log: log)
+        return try readSample(sample, source: source, videos: videos).sequences
+    }
+
     /// The sequences of one sample, with the cache facts of its file and, for importers that
     /// clamp coordinates onto the image, the keypoints they clamped.
     private func readSample(_ sample: DatasetSample, source: DataSource, videos: VideoSequenceReader)

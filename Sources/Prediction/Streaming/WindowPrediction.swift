@@ -35,7 +35,7 @@ public struct WindowPrediction: Sendable, Equatable {
     public var confidence: Float
     /// Whether the prediction can be trusted (threshold and person rules).
     public var status: Status
-    /// Share of the window's frames that hold a pose, in [0, 1].
+    /// Share of the window's frames from the stream (padding excluded) that hold a pose, in [0, 1].
     public var poseFraction: Double
     /// Frames of the window past the stream's end, filled with zeros as in training (a stream
     /// shorter than one window); 0 for every full window.

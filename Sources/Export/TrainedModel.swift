@@ -1,0 +1,85 @@
+import Foundation
+import Manifest
+import ModelExport
+import NeuralNetwork
+import Randomness
+import Training
+
+/// A trained model as a folder stores it: `config.json` (seed and resolved configuration) and
+/// `weights.h5` (the checkpoint, with the labels), read and cross-checked.
+///
+/// Both a trial folder and an export folder (which holds copies of the two files) hold one, so
+/// `actionlab predict` runs either the same way.
+public struct TrainedModel {
+    /// `config.json`: the run's seed and resolved configuration.
+    struct RunConfigurationFile: Decodable {
+        var seed: Int
+        var configuration: ExperimentConfiguration
+    }
+
+    /// The folder the files were read from.
+    public var folder: URL
+    /// The trial's seed.
+    public var seed: Int
+    /// The resolved configuration the trial ran with.
+    public var configuration: ExperimentConfiguration
+    /// The trained weights and their metadata.
+    public var checkpoint: Checkpoint
+    /// Class names in the order of the model's outputs (`labels` attribute of `weights.h5`).
+    public var labels: [String]
+
+    /// Reads `config.json` and `weights.h5` of `folder`.
+    ///
+    /// - Throws: ``ExportError`` naming the missing, unreadable or inconsistent file;
+    ///   `HDF5Error` or `CheckpointError` for a damaged `weights.h5`.
+    public init(folder url: URL) throws {
+        folder = url
+        let files = TrialFolder(url: url, id: url.lastPathComponent)
+        let weights = files.file("weights.h5")
+        guard FileManager.default.fileExists(atPath: weights.path) else {
+            throw ExportError.missingFile(path: weights.path, purpose: "the trained weights and the labels")
+        }
+        let run = try files.decodeJSON(RunConfigurationFile.self, from: "config.json")
+        seed = run.seed
+        configuration = run.configuration
+        checkpoint = try Checkpoint(contentsOf: weights)
+        guard let labelsText = checkpoint.metadata["labels"],
+              let labels = try? JSONDecoder().decode([String].self, from: Data(labelsText.utf8)), labels.count >= 2
+        else {
+            throw ExportError.inconsistentTrial(
+                path: weights.path, reason: "the root attribute 'labels' must be a JSON array of at least two class names")
+        }
+        self.labels = labels
+        if let shape = checkpoint.metadata["input_shape"], shape != "\(window)" {
+            throw ExportError.inconsistentTrial(
+                path: weights.path, reason: "input_shape \(shape) differs from config.json's window \(window)")
+        }
+    }
+
+    /// The shape of one input window, `[T, C, J]`, from the configuration's window size and layout.
+    public var window: KeypointWindowShape {
+        KeypointWindowShape(
+            windowSize: configuration.windows.size, channelCount: configuration.features.layout.channelCount,
+            jointCount: configuration.features.layout.jointCount)
+    }
+
+    /// The trained model: the configuration's architecture with the checkpoint's weights.
+    ///
+    /// - Returns: A classifier whose evaluation-mode outputs are those of the trial's model.
+    /// - Throws: ``ExportError/inconsistentTrial(path:reason:)`` when the weights do not fit
+    ///   the architecture `config.json` describes.
+    public func makeModel() throws -> any Classifier {
+        var unused = SeededGenerator(seed: UInt64(truncatingIfNeeded: seed), purpose: "initialization")
+        let model: any Classifier
+        do {
+            model = try configuration.model.makeClassifier(
+                layout: configuration.features.layout, windowSize: configuration.windows.size, classCount: labels.count,
+                using: &unused)
+            try model.load(stateDictionary: checkpoint.model)
+        } catch {
+            throw ExportError.inconsistentTrial(
+                path: folder.appendingPathComponent("weights.h5").path, reason: "the weights do not fit config.json's model: \(error)")
+        }
+        return model
+    }
+}

@@ -1,0 +1,79 @@
+import Export
+import Foundation
+import Manifest
+import NeuralNetwork
+import Pose
+
+/// A trained model ready to predict, found from the folder `actionlab predict` is given.
+///
+/// The folder is an export folder (`actionlab export`: `weights.h5` and `config.json` beside the
+/// other formats), a trial folder (`trials/<id>/`), or a sweep folder, whose best trial is
+/// taken by `export`'s rule (``TrialSelection``).
+public struct PredictionModel {
+    /// The configuration and weights.
+    public var trained: TrainedModel
+    /// The classifier, rebuilt from them.
+    public var classifier: any Classifier
+    /// Where the model came from, for reports: the folder, and for a sweep the trial and the rule.
+    public var origin: String
+
+    /// Finds and loads the model of `folder`.
+    ///
+    /// - Throws: ``ExportError`` when the folder does not exist, holds no complete trial, or its
+    ///   `config.json` or `weights.h5` is missing, unreadable or inconsistent.
+    public init(folder: URL) throws {
+        if TrialFolder.looksLikeTrial(folder) {
+            trained = try TrainedModel(folder: folder)
+            origin = folder.path
+        } else {
+            let selection = try TrialSelection.select(in: folder)
+            trained = try TrainedModel(folder: selection.chosen.folder.url)
+            origin = "\(folder.path), trial \(selection.chosen.folder.id) (\(selection.rule))"
+        }
+        classifier = try trained.makeModel()
+    }
+
+    /// The skeleton layout the model was trained on.
+    public var layout: SkeletonLayout { trained.configuration.features.layout }
+
+    /// The model's class names, in output order.
+    public var labels: [String] { trained.labels }
+
+    /// How stream frames become this model's windows: its training windows (sliding at the
+    /// window frame rate, or uniform over `windowDuration` seconds).
+    ///
+    /// - Parameter windowDuration: For a model trained with uniform sampling, the seconds one
+    ///   window covers (one performance of an action); ignored for sliding windows.
+    /// - Throws: ``PredictionError/invalidSetting(name:value:expected:)`` when a uniform model gets
+    ///   no positive duration.
+    public func timing(windowDuration: Double?) throws -> Predictor.Timing {
+        let windows = trained.configuration.windows
+        switch windows.sampling {
+        case .sliding:
+            return .sliding(frameRate: windows.frameRate)
+        case .uniform:
+            let rate = trained.configuration.features.frameRate
+            guard let windowDuration, windowDuration.isFinite, windowDuration > 0,
+                  (windowDuration * rate).rounded() >= 1, windowDuration * rate <= Double(WindowConfiguration.maximumSize)
+            else {
+                throw PredictionError.invalidSetting(
+                    name: "--window-duration", value: windowDuration.map { "\($0)" } ?? "(none)",
+                    expected: "the seconds one window covers: this model was trained with uniform sampling (each recording "
+                        + "resampled to \(windows.size) frames), so a stream needs a window duration, such as a typical "
+                        + "performance's length, between 1 frame and \(WindowConfiguration.maximumSize) frames at \(rate) fps")
+            }
+            return .uniform(frameRate: rate, framesPerWindow: Int((windowDuration * rate).rounded()))
+        }
+    }
+
+    /// A predictor running this model with `settings`.
+    ///
+    /// - Parameter windowDuration: See ``timing(windowDuration:)``.
+    /// - Throws: ``PredictionError`` for invalid settings.
+    public func makePredictor(settings: PredictionSettings, windowDuration: Double? = nil) throws -> Predictor {
+        try Predictor(
+            model: classifier, labels: labels, windowSize: trained.configuration.windows.size,
+            channelCount: layout.channelCount, jointCount: layout.jointCount, timing: timing(windowDuration: windowDuration),
+            settings: settings, treatsZeroJointsAsUndetected: layout.marksUndetectedJointsWithZeros)
+    }
+}

@@ -1,0 +1,103 @@
+import Dataset
+import FeatureCache
+import Foundation
+import Manifest
+import Pose
+
+/// Runs a model over inputs read through the feature cache, one stream at a time.
+///
+/// Each input file is imported (or its poses extracted) once into the cache, exactly as a
+/// training run would read it, then fed frame by frame to a ``Predictor``; one file that cannot
+/// be read fails that file only (``predict(_:)`` throws for it, the caller goes on).
+public struct PredictionRun {
+    /// The model.
+    public var model: PredictionModel
+    /// Stride, threshold, minimum share of frames with a pose.
+    public var settings: PredictionSettings
+    /// The window duration in seconds for a model trained with uniform sampling; nil otherwise.
+    public var windowDuration: Double?
+    /// The feature cache inputs are read through.
+    public var cache: FeatureCache
+    /// Receives import and extraction lines and warnings.
+    public var log: @Sendable (String) -> Void
+
+    public init(
+        model: PredictionModel, settings: PredictionSettings, windowDuration: Double? = nil, cache: FeatureCache,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.model = model
+        self.settings = settings
+        self.windowDuration = windowDuration
+        self.cache = cache
+        self.log = log
+    }
+
+    /// Checks that the predictor can be made (settings, window duration) before any input is read.
+    ///
+    /// - Throws: ``PredictionError`` for invalid settings.
+    public func checkSettings() throws {
+        _ = try model.makePredictor(settings: settings, windowDuration: windowDuration)
+    }
+
+    /// The streams of one input, predicted.
+    ///
+    /// - Returns: One ``StreamPrediction`` per recording in the file (most files hold one).
+    /// - Throws: ``PredictionError/layoutMismatch(model:modelLayout:input:inputLayout:)`` when the
+    ///   input's poses are not in the model's layout; the file's import or extraction error; a
+    ///   ``PredictionError/invalidFrame(input:frame:reason:)`` for a frame the predictor refuses.
+    public func predict(_ input: PredictionInput) throws -> [StreamPrediction] {
+        let layout = model.layout
+        if input.source.format.producesVision18, layout.name != SkeletonLayout.vision18.name {
+            throw PredictionError.layoutMismatch(
+                model: model.origin, modelLayout: layout.name, input: input.file.path, inputLayout: SkeletonLayout.vision18.name)
+        }
+        var configuration = model.trained.configuration
+        configuration.features.cache = cache.directory
+        let loader = DatasetLoader(configuration: configuration, cache: cache, log: log)
+        let sequences = try loader.sequences(of: DatasetSample(file: input.file, label: nil), in: input.source)
+        return try sequences.enumerated().map { index, sequence in
+            let name = input.file.lastPathComponent + (sequences.count > 1 ? "#\(index + 1)" : "")
+            return try predict(try sequence.poseSequence(), input: input, name: name)
+        }
+    }
+
+    /// Feeds one pose sequence to a fresh predictor, frame by frame.
+    ///
+    /// - Throws: ``PredictionError`` for a frame the predictor refuses (shape, time, value).
+    public func predict(_ sequence: PoseSequence, input: PredictionInput, name: String) throws -> StreamPrediction {
+        let layout = model.layout
+        guard sequence.channelCount == layout.channelCount, sequence.jointCount == layout.jointCount else {
+            throw PredictionError.layoutMismatch(
+                model: model.origin, modelLayout: "\(layout.name) [T, \(layout.channelCount), \(layout.jointCount)]",
+                input: input.file.path, inputLayout: "[T, \(sequence.channelCount), \(sequence.jointCount)]")
+        }
+        var predictor = try model.makePredictor(settings: settings, windowDuration: windowDuration)
+        var predictions: [WindowPrediction] = []
+        var frames: [Float] = []
+        frames.reserveCapacity(sequence.keypoints.count)
+        let perFrame = sequence.valuesPerFrame
+        for frame in 0..<sequence.frameCount {
+            let values = Array(sequence.keypoints[(frame * perFrame)..<((frame + 1) * perFrame)])
+            do {
+                predictions += try predictor.append(timestamp: sequence.timestamps[frame], keypoints: values)
+            } catch let PredictionError.invalidFrame(_, _, reason) {
+                throw PredictionError.invalidFrame(input: "\(input.file.path) (\(name))", frame: frame, reason: reason)
+            }
+        }
+        predictions += predictor.finish()
+        let rate = predictor.timing.frameRate
+        let poses = sequence.frameRate == rate
+            ? sequence : sequence.resampled(to: rate, treatingZeroJointsAsUndetected: layout.marksUndetectedJointsWithZeros)
+        var notes: [String] = []
+        if let padded = predictions.first(where: { $0.paddedFrames > 0 }) {
+            notes.append("the stream has \(predictor.resampledFrameCount) frames at \(rate) fps, shorter than one window of "
+                + "\(predictor.framesPerWindow); its one window was padded with \(padded.paddedFrames) all-zero frames, as in training")
+        } else if predictor.resampledFrameCount < predictor.framesPerWindow {
+            notes.append("the stream has \(predictor.resampledFrameCount) frames at \(rate) fps, shorter than one window of "
+                + "\(predictor.framesPerWindow); its frames were resampled to the model's \(predictor.windowSize) as in training")
+        }
+        return StreamPrediction(
+            input: input, name: name, labels: model.labels, frameRate: rate, frameCount: predictor.resampledFrameCount,
+            predictions: predictions, poses: poses, notes: notes)
+    }
+}
