@@ -1,3 +1,5 @@
+import Foundation
+
 /// Colours, type sizes and text metrics shared by every chart.
 public enum ChartStyle {
     /// Series colours: the Okabe–Ito palette, distinguishable with the common colour-vision
@@ -8,6 +10,18 @@ public enum ChartStyle {
     /// The colour of series `index`, cycling through ``palette``.
     public static func color(_ index: Int) -> String {
         palette[((index % palette.count) + palette.count) % palette.count]
+    }
+
+    /// Dash patterns (SVG `stroke-dasharray`) that tell apart series sharing a colour: solid
+    /// for the palette's first round, then dashed, dotted and dash-dotted.
+    public static let dashPatterns: [String?] = [nil, "7 3", "2 2.5", "9 3 2 3"]
+
+    /// The dash pattern of series `index`: the palette's colours cycle first, then the pattern
+    /// changes, so ``palette``'s 7 colours × 4 patterns give 28 distinct line styles (the 27
+    /// actions of UTD-MHAD) before a style repeats.
+    public static func dash(_ index: Int) -> String? {
+        let round = max(index, 0) / palette.count
+        return dashPatterns[round % dashPatterns.count]
     }
 
     /// Titles and labels.
@@ -55,6 +69,29 @@ public enum ChartStyle {
     /// Text colour that stays readable on ``sequentialColor(_:)`` of `fraction`.
     public static func textColor(onSequential fraction: Double) -> String {
         fraction > 0.55 ? "#ffffff" : textColor
+    }
+
+    /// White or ``textColor``, whichever contrasts more with the `#rrggbb` colour `background`
+    /// (WCAG 2.1 relative luminance and contrast ratio); ``textColor`` for anything else.
+    public static func textColor(on background: String) -> String {
+        guard let luminance = relativeLuminance(background), let text = relativeLuminance(textColor) else { return textColor }
+        let contrastWithWhite = 1.05 / (luminance + 0.05)
+        let contrastWithText = (luminance + 0.05) / (text + 0.05)
+        return contrastWithWhite >= contrastWithText ? "#ffffff" : textColor
+    }
+
+    /// The relative luminance of a `#rrggbb` colour, 0 (black) to 1 (white), or nil for other
+    /// text (WCAG 2.1, "relative luminance", sRGB channels linearized).
+    static func relativeLuminance(_ color: String) -> Double? {
+        let hex = Array(color.utf8)
+        guard hex.count == 7, hex[0] == UInt8(ascii: "#") else { return nil }
+        var linear: [Double] = []
+        for offset in [1, 3, 5] {
+            guard let value = UInt8(String(decoding: hex[offset..<offset + 2], as: UTF8.self), radix: 16) else { return nil }
+            let srgb = Double(value) / 255
+            linear.append(srgb <= 0.04045 ? srgb / 12.92 : pow((srgb + 0.055) / 1.055, 2.4))
+        }
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
     }
 
     /// A text element with the chart fonts.

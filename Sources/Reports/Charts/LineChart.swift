@@ -81,7 +81,7 @@ public struct LineChart: Sendable {
         let drawn = drawnSeries
         let frame = ChartFrame(
             width: width, height: height, title: title, subtitle: subtitle, xLabel: xLabel, yLabel: yLabel,
-            legend: drawn.enumerated().map { .init(name: $1.name, color: ChartStyle.color($0), swatch: .line(dashed: $1.dashed)) })
+            legend: drawn.enumerated().map { .init(name: $1.name, color: ChartStyle.color($0), swatch: .line(dash: $1.dashed ? "6 3" : nil)) })
         let points = drawn.flatMap(\.points)
         let x = LinearScale(
             covering: points.map(\.x), range: (frame.plotLeft, frame.plotRight), integerSteps: integerX, extendToTicks: !integerX)
