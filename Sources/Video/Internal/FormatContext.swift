@@ -42,14 +42,26 @@ final class FormatContext {
         Int(try FFmpegCall.check(av_find_best_stream(pointer, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0), "av_find_best_stream"))
     }
 
+    /// What ``readPacket(into:)`` found.
+    enum ReadResult {
+        /// A packet was read.
+        case packet
+        /// The input ended.
+        case endOfFile
+        /// A non-blocking demuxer (`AVFMT_FLAG_NONBLOCK`, a capture device) has no packet yet.
+        case tryAgain
+    }
+
     /// Reads the next packet of any stream into `packet` (`av_read_frame`).
-    /// - Returns: false at the end of the file.
-    /// - Throws: ``FFmpegFailure`` for any other failure (an I/O error, damaged container data).
-    func readPacket(into packet: Packet) throws(FFmpegFailure) -> Bool {
+    /// - Returns: whether a packet was read, the input ended, or a non-blocking demuxer has none yet.
+    /// - Throws: ``FFmpegFailure`` for any other outcome (an I/O error, damaged container data,
+    ///   `AVERROR_EXIT` when an interrupt callback stopped the read).
+    func readPacket(into packet: Packet) throws(FFmpegFailure) -> ReadResult {
         let code = av_read_frame(pointer, packet.pointer)
-        if code == cffmpeg_averror_eof() { return false }
+        if code == cffmpeg_averror_eof() { return .endOfFile }
+        if code == cffmpeg_averror_eagain() { return .tryAgain }
         try FFmpegCall.check(code, "av_read_frame")
-        return true
+        return .packet
     }
 
     /// The container's duration in seconds, or nil when unknown.
