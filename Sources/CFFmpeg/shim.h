@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
+#include <libavdevice/avdevice.h>
 #include <libswscale/swscale.h>
 #include <libavutil/avutil.h>
 #include <libavutil/display.h>
@@ -17,6 +18,8 @@
 static inline int cffmpeg_averror_eagain(void) { return AVERROR(EAGAIN); }
 /// AVERROR_EOF: the end of the file, or of the decoder's output after a flush.
 static inline int cffmpeg_averror_eof(void) { return AVERROR_EOF; }
+/// AVERROR(e) for a POSIX error number e (the failure of a system call this module makes).
+static inline int cffmpeg_averror_from_errno(int e) { return AVERROR(e); }
 /// AVERROR(ENOENT): no such file or directory.
 static inline int cffmpeg_averror_enoent(void) { return AVERROR(ENOENT); }
 /// AVERROR(ENOMEM): an allocation failed.

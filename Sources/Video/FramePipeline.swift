@@ -24,7 +24,7 @@ public final class FramePipeline {
     public let url: URL
     /// The largest number of decoded frames waiting to be read.
     public let capacity: Int
-    private let queue: FrameQueue
+    private let queue: FrameQueue<VideoFrame>
     private var isClosed = false
 
     /// Starts decoding `url` on a new thread.
@@ -40,7 +40,7 @@ public final class FramePipeline {
         precondition(capacity >= 1, "capacity must be at least 1")
         self.url = url
         self.capacity = capacity
-        let queue = FrameQueue(capacity: capacity)
+        let queue = FrameQueue<VideoFrame>(capacity: capacity)
         self.queue = queue
         let thread = Thread {
             queue.finish(Self.decode(url, options: options, into: queue))
@@ -79,7 +79,7 @@ public final class FramePipeline {
     /// The decoding thread's work: opens the file and pushes frames until the end, an error or
     /// cancellation. The decoder is released when this returns.
     /// - Returns: the error that ended decoding, or nil.
-    private static func decode(_ url: URL, options: VideoDecodingOptions, into queue: FrameQueue) -> VideoError? {
+    private static func decode(_ url: URL, options: VideoDecodingOptions, into queue: FrameQueue<VideoFrame>) -> VideoError? {
         do throws(VideoError) {
             let decoder = try VideoDecoder(url: url, options: options)
             queue.publish(.success(decoder.info))

@@ -1,15 +1,15 @@
 import Foundation
 
-/// A video or image that could not be opened or decoded: which file, what went wrong, and
-/// FFmpeg's own message.
+/// A video, image or live stream that could not be opened or decoded: which file or URL, what
+/// went wrong, and FFmpeg's own message.
 ///
 /// Every throwing function of this module throws `VideoError`. ``kind`` says what failed in terms
-/// a caller can switch over; ``filePath`` names the file; ``ffmpegFunction`` and
-/// ``ffmpegMessage`` are the FFmpeg call that failed and FFmpeg's text for its return code
-/// (`av_strerror`), or nil and this module's own explanation when the problem was found without
-/// an FFmpeg error code (a packet the demuxer flagged as corrupt, for example). ``ffmpegLog``
-/// adds the warnings and errors FFmpeg logged meanwhile, which are usually the most specific
-/// explanation ("moov atom not found").
+/// a caller can switch over; ``filePath`` names the file (or a live stream's URL);
+/// ``ffmpegFunction`` and ``ffmpegMessage`` are the FFmpeg call that failed and FFmpeg's text
+/// for its return code (`av_strerror`), or nil and this module's own explanation when the
+/// problem was found without an FFmpeg error code (a packet the demuxer flagged as corrupt, for
+/// example). ``ffmpegLog`` adds the warnings and errors FFmpeg logged meanwhile, which are
+/// usually the most specific explanation ("moov atom not found").
 public struct VideoError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// What kind of failure this is.
     public enum Kind: Equatable, Sendable {
@@ -30,11 +30,25 @@ public struct VideoError: Error, Equatable, Sendable, CustomStringConvertible, L
         /// Another FFmpeg call failed (out of memory, an I/O error, an unsupported pixel format);
         /// the associated value names it.
         case libraryCall(function: String)
+        /// A live stream could not be opened: nothing serves the address (connection refused),
+        /// the protocol is unknown to this FFmpeg, the device is busy or not allowed;
+        /// ``VideoError/ffmpegMessage`` says which.
+        case streamUnavailable
+        /// A live stream sent no video data for `seconds` seconds (its timeout): the sender
+        /// stopped without ending the stream, or the network or device stalled. Raised while
+        /// opening (``LiveSourceOptions/openingTimeout``) or reading
+        /// (``LiveSourceOptions/stallTimeout``).
+        case streamStalled(seconds: Double)
+        /// An option FFmpeg did not recognize for this input, an input format it does not have
+        /// (`name` is then `inputFormat`), or a ``LiveSourceOptions`` value out of range; `name`
+        /// is the option's.
+        case invalidOption(name: String)
     }
 
     /// What kind of failure this is.
     public var kind: Kind
-    /// The path of the video or image file, as given to ``VideoDecoder/init(url:options:)``.
+    /// The path of the video or image file, as given to ``VideoDecoder/init(url:options:)``, or
+    /// the live stream's URL, as given to ``LiveVideoSource/init(url:options:)``.
     public var filePath: String
     /// The FFmpeg function whose failure this reports, or nil when FFmpeg returned no error code.
     public var ffmpegFunction: String?
@@ -76,6 +90,9 @@ extension VideoError.Kind {
         case let .decoderMissing(codec): "no decoder for codec '\(codec)'"
         case let .corruptData(framesDecoded): "truncated or corrupt data after \(framesDecoded) decoded frames"
         case let .libraryCall(function): "\(function) failed"
+        case .streamUnavailable: "live stream unavailable"
+        case let .streamStalled(seconds): "live stream stalled (no data for \(seconds) s)"
+        case let .invalidOption(name): "invalid option '\(name)'"
         }
     }
 }
