@@ -8,19 +8,27 @@ struct PositionalArgument: Sendable, Hashable {
     let help: String
     /// Whether it takes one or more values (only the last argument may).
     let isRepeated: Bool
-    /// A flag that makes the argument optional (`compare --all` needs one folder, not two),
-    /// or nil if it is always required.
+    /// An option that makes the argument optional when given (`compare --all` needs one folder,
+    /// not two; `predict --live URL` needs no input file), or nil if it is always required.
     let optionalWith: OptionDeclaration?
 
     /// Declares a positional argument.
     /// - Parameters:
     ///   - isRepeated: One or more values (`INDEX...`); only the last argument may be repeated.
-    ///   - optionalWith: A flag with which the argument may be absent.
-    init(_ name: String, help: String, isRepeated: Bool = false, optionalWith flag: CommandOption<Bool>? = nil) {
+    ///   - optionalWith: An option (a flag or one with a value) with which the argument may be absent.
+    init<Value>(_ name: String, help: String, isRepeated: Bool = false, optionalWith option: CommandOption<Value>?) {
         self.name = name
         self.help = help
         self.isRepeated = isRepeated
-        self.optionalWith = flag?.declaration
+        self.optionalWith = option?.declaration
+    }
+
+    /// Declares a positional argument that is always required.
+    init(_ name: String, help: String, isRepeated: Bool = false) {
+        self.name = name
+        self.help = help
+        self.isRepeated = isRepeated
+        self.optionalWith = nil
     }
 
     /// The argument in the usage: `MANIFEST`, or `INDEX...` for a repeated one.

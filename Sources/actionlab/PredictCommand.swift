@@ -1,0 +1,156 @@
+import FeatureCache
+import Foundation
+import Prediction
+import Reports
+import Video
+
+/// `actionlab predict MODEL INPUT... [--output DIR] [--stride N] [--threshold P] ...`: runs a
+/// trained model over videos, keypoint files or montage annotations with a sliding window, and
+/// writes per stream `predictions.csv`, `segments.csv`, `counts.csv`, `timeline.svg` and
+/// `summary.md`, and for the run `summary.md` (with the scores when annotations were given).
+/// Prints the output folder; with `--json`, one JSON line per prediction on standard output.
+enum PredictCommand: Subcommand {
+    static let model = PositionalArgument(
+        "MODEL", help: "an export folder (actionlab export), a trial folder, or a sweep folder (its best trial, by export's rule)")
+    static let live = CommandOption.text(
+        "live", valueName: "URL",
+        help: "predict on a live stream FFmpeg opens (udp://, rtp://, http://, a named pipe, a V4L2 camera such as "
+            + "/dev/video0) in real time instead of INPUT files: when pose estimation falls behind, the oldest waiting frames "
+            + "are dropped; prints each prediction as it is made, then frames processed and dropped and the latency")
+    static let inputFormat = CommandOption.text(
+        "input-format", valueName: "FORMAT", help: "with --live: FFmpeg's input format when it cannot be guessed (mpegts, video4linux2, ...)")
+    static let inputs = PositionalArgument(
+        "INPUT", help: "videos, pictures, keypoint files (.csv, .json, .mat, .ts), OpenPose folders, folders of these, or "
+            + "montage annotations (.csv or .json with file_name, label, start_time, end_time: the named files with their "
+            + "annotations as ground truth)", isRepeated: true, optionalWith: live)
+    static let output = CommandOption.text(
+        "output", valueName: "DIR", help: "the folder to write into, one subfolder per stream (default: predictions)")
+    static let stride = CommandOption.positiveInteger(
+        "stride", valueName: "N",
+        help: "frames between predictions at the model's frame rate (default: a third of a second, 10 frames at 30 fps, as Create ML's sample)")
+    static let threshold = CommandOption<Double>.number(
+        "threshold", valueName: "P", help: "below this top-class probability a prediction is lowConfidence (default 0.6)")
+    static let minimumPose = CommandOption<Double>.number(
+        "min-pose", valueName: "P", help: "below this share of a window's frames with a pose it is noPerson (default 0.6)")
+    static let smoothing = CommandOption.positiveInteger(
+        "smoothing", valueName: "K", help: "predictions in the moving average of probabilities (default 3; 1 = none)")
+    static let hold = CommandOption.positiveInteger(
+        "hold", valueName: "M", help: "predictions a label must hold to start or end a segment (default 2; 1 = none)")
+    static let refractory = CommandOption<Double>.number(
+        "refractory", valueName: "SECONDS",
+        help: "after a counted segment, a new one of the same label within this time is not counted again (default 1)")
+    static let windowDuration = CommandOption<Double>.number(
+        "window-duration", valueName: "SECONDS",
+        help: "for a model trained with uniform sampling (one recording per window): the seconds one window covers")
+    static let cache = CommandOption.text(
+        "cache", valueName: "DIR", help: "the feature cache inputs are read through (default: the model's features.cache)")
+    static let json = CommandOption.flag("json", help: "print one JSON line per prediction on standard output, then the output folder")
+
+    static let specification = CommandSpecification(
+        name: "predict",
+        abstract: "run a trained model over new inputs with a sliding window (stride, confidence threshold, no-person rule), "
+            + "smooth, segment and count, and write per stream predictions.csv, segments.csv, counts.csv, timeline.svg and "
+            + "summary.md, with scores against montage annotations; print the output folder",
+        discussion: [
+            "Inputs are read through the feature cache as a training run reads them, resampled on their timestamps to the "
+                + "model's frame rate, and cut into the model's windows; a window the trainer saw gets the same probabilities. "
+                + "An input shorter than one window is padded with zero frames as in training, and its summary says so. One "
+                + "input that cannot be read fails that input (exit status 1 after the others are written).",
+            "Counting: events are segment entries (one per performance, not again within --refractory seconds); "
+                + "repetitions are counted inside each segment from the periodicity of the pose itself.",
+        ],
+        arguments: [model, inputs],
+        options: [output, stride, threshold, minimumPose, smoothing, hold, refractory, windowDuration, cache, json, live, inputFormat])
+
+    static func main(_ arguments: ArraySlice<String>) -> Int32 {
+        var failures = 0
+        let status = Console.exitStatus(specification) {
+            let parsed = try CommandLineArguments(arguments, for: specification)
+            let predictionModel = try PredictionModel(folder: URL(fileURLWithPath: try parsed.value(of: model), isDirectory: true))
+            let configuration = predictionModel.trained.configuration
+            let rate = configuration.windows.sampling == .sliding ? configuration.windows.frameRate : configuration.features.frameRate
+            let settings = PredictionSettings(
+                stride: try parsed.value(of: stride) ?? max(1, Int((rate / 3).rounded())),
+                confidenceThreshold: Float(try parsed.value(of: threshold) ?? 0.6),
+                minimumPoseFraction: try parsed.value(of: minimumPose) ?? 0.6)
+            let postprocessing = PostprocessingSettings(
+                smoothingWindow: try parsed.value(of: smoothing) ?? PostprocessingSettings.standard.smoothingWindow,
+                holdCount: try parsed.value(of: hold) ?? PostprocessingSettings.standard.holdCount,
+                refractoryTime: try parsed.value(of: refractory) ?? PostprocessingSettings.standard.refractoryTime)
+            let cacheFolder = try parsed.value(of: cache).map { URL(fileURLWithPath: $0, isDirectory: true) } ?? configuration.features.cache
+            let featureCache = try FeatureCache(directory: cacheFolder) { url, error in
+                Console.progress("warning: \(url.path) was unreadable and was set aside; importing again (\(error))")
+            }
+            let run = PredictionRun(
+                model: predictionModel, settings: settings, windowDuration: try parsed.value(of: windowDuration), cache: featureCache,
+                log: { Console.progress($0) })
+            try run.checkSettings()
+            if let url = try parsed.value(of: live) {
+                guard try parsed.values(of: inputs).isEmpty else { throw UsageError("--live reads a stream instead of INPUT files; give one or the other") }
+                try predictLive(url: url, model: predictionModel, settings: settings, format: try parsed.value(of: inputFormat), json: parsed.isSet(json))
+                return
+            }
+            let outputFolder = URL(fileURLWithPath: try parsed.value(of: output) ?? "predictions", isDirectory: true)
+            let resolver = PredictionInputResolver(configuration: configuration)
+            var resolved: [PredictionInput] = []
+            var failed: [String] = []
+            for path in try parsed.values(of: inputs) {
+                do {
+                    resolved += try resolver.inputs(for: [URL(fileURLWithPath: path)])
+                } catch {
+                    Console.error("failed: \(error)")
+                    failed.append("\(error)")
+                }
+            }
+            Console.progress("model: \(predictionModel.origin); \(resolved.count) input\(resolved.count == 1 ? "" : "s")")
+            var analyses: [StreamAnalysis] = []
+            var usedNames: Set<String> = []
+            for input in resolved {
+                do {
+                    for stream in try run.predict(input) {
+                        let analysis = try StreamAnalysis(
+                            stream: stream, settings: settings, postprocessing: postprocessing, layout: predictionModel.layout)
+                        var name = stream.name
+                        var suffix = 2
+                        while usedNames.contains(name) { name = "\(stream.name)-\(suffix)"; suffix += 1 }
+                        usedNames.insert(name)
+                        try PredictionReport(
+                            analysis: analysis, modelOrigin: predictionModel.origin, settings: settings, postprocessing: postprocessing
+                        ).write(to: outputFolder.appendingPathComponent(name, isDirectory: true))
+                        if parsed.isSet(json) { for line in PredictionJSON.lines(of: stream, folder: name) { print(line) } }
+                        for note in stream.notes { Console.progress("\(name): \(note)") }
+                        Console.progress("\(name): \(stream.predictions.count) predictions, \(analysis.segments.count) segments, "
+                            + "\(analysis.events.events.count) events")
+                        analyses.append(analysis)
+                    }
+                } catch {
+                    Console.error("failed: \(input.origin): \(error)")
+                    failed.append("\(input.origin): \(error)")
+                }
+            }
+            try RunPredictionSummary(analyses: analyses, failures: failed, modelOrigin: predictionModel.origin)
+                .write(to: outputFolder)
+            failures = failed.count
+            print(outputFolder.path)
+        }
+        return status == 0 && failures > 0 ? 1 : status
+    }
+
+    /// `--live URL`: predictions printed as they are made, then the statistics.
+    static func predictLive(url: String, model: PredictionModel, settings: PredictionSettings, format: String?, json: Bool) throws {
+        let live = LivePrediction(model: model, settings: settings, sourceOptions: LiveSourceOptions(inputFormat: format))
+        let statistics = try live.run(url: url) { prediction, latency in
+            // Unbuffered, so that a reader of the pipe sees each prediction as it is made.
+            let line = json
+                ? PredictionJSON.line(of: prediction, labels: model.labels, stream: url, latency: latency)
+                : String(format: "%8.2f s  %-13@ %@ %.3f  (latency %.0f ms)", prediction.endTime, prediction.status.rawValue as NSString,
+                         prediction.label as NSString, Double(prediction.confidence), latency * 1000)
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+        func milliseconds(_ value: Double?) -> String { value.map { String(format: "%.0f ms", $0 * 1000) } ?? "none" }
+        Console.progress("\(url): \(statistics.framesProcessed) frames processed, \(statistics.framesDropped) dropped of "
+            + "\(statistics.framesDecoded) decoded; \(statistics.predictions) predictions; latency p50 "
+            + "\(milliseconds(statistics.latency(quantile: 0.5))), p95 \(milliseconds(statistics.latency(quantile: 0.95)))"
+            + (statistics.ending.map { "; ended: \($0)" } ?? ""))
+    }
+}

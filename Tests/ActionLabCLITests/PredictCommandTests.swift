@@ -1,0 +1,75 @@
+import ActionLabTestSupport
+import Foundation
+import Testing
+
+/// `actionlab predict` through the real executable, on a small model trained on the real
+/// BasicMotions smartwatch recordings: every output file of every stream, JSON lines, and bad
+/// input that fails alone with a message naming it.
+@Suite struct PredictCommandTests {
+    @Test func writesEveryOutputAndFailsBadInputsAlone() throws {
+        let scratch = try TemporaryDirectory(prefix: "actionlab-predict")
+        _ = try ExportCommandTests.trainedReport(in: scratch.url)
+        try FileManager.default.createDirectory(at: scratch.file("clips"), withIntermediateDirectories: true)
+        try Data("not a video".utf8).write(to: scratch.file("clips/broken.mp4"))
+        let result = try CommandLineTool.run(
+            ["predict", "reports/run", "data/train.ts", "missing.csv", "clips/broken.mp4", "--output", "predicted", "--stride", "5", "--json"],
+            in: scratch.url)
+        // The sensor recordings are predicted; the missing file and the video (a sensor model
+        // cannot read poses from video) fail alone, named, and the status says so.
+        #expect(result.status == 1, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("missing.csv: no such file or folder"))
+        #expect(result.errorOutput.contains("broken.mp4: its poses are in the 'vision18' layout, but the model"))
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.last == scratch.file("predicted").path)
+        let objects = try lines.dropLast().map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(!objects.isEmpty)
+        for object in objects {
+            let probabilities = try #require(object["probabilities"] as? [String: Double])
+            #expect(probabilities.count == 4)
+            #expect(abs(probabilities.values.reduce(0, +) - 1) < 1e-5)
+            #expect(["ok", "lowConfidence", "noPerson"].contains(object["status"] as? String ?? ""))
+        }
+        // One folder per recording of the .ts file (40 rows), each with the five files.
+        let streams = try FileManager.default.contentsOfDirectory(atPath: scratch.file("predicted").path).filter { $0.hasPrefix("train.ts") }
+        #expect(streams.count == 40)
+        for stream in streams {
+            let files = try FileManager.default.contentsOfDirectory(atPath: scratch.file("predicted/\(stream)").path).sorted()
+            #expect(files == ["counts.csv", "predictions.csv", "segments.csv", "summary.md", "timeline.svg"])
+        }
+        let predictions = try String(contentsOf: scratch.file("predicted/train.ts#1/predictions.csv"), encoding: .utf8)
+        #expect(predictions.hasPrefix("index,start_time,end_time,start_frame,label,confidence,status,"))
+        // 100 frames at 10 fps, windows of 100 frames: one window, every 5 frames after it.
+        #expect(predictions.split(separator: "\n").count == 2)
+        let summary = try String(contentsOf: scratch.file("predicted/summary.md"), encoding: .utf8)
+        #expect(summary.contains("failed inputs: 2"))
+        #expect(summary.contains("missing.csv"))
+    }
+
+    @Test func aModelFolderWithAMissingOrDamagedFileIsAClearError() throws {
+        let scratch = try TemporaryDirectory(prefix: "actionlab-predict")
+        _ = try ExportCommandTests.trainedReport(in: scratch.url)
+        let export = try CommandLineTool.run(["export", "reports/run", "--output", "model"], in: scratch.url)
+        try #require(export.status == 0, "\(export.errorOutput)")
+        let good = try CommandLineTool.run(["predict", "model", "data/train.ts", "--output", "out"], in: scratch.url)
+        #expect(good.status == 0, "\(good.errorOutput)")
+
+        try FileManager.default.removeItem(at: scratch.file("model/config.json"))
+        let missing = try CommandLineTool.run(["predict", "model", "data/train.ts"], in: scratch.url)
+        #expect(missing.status == 1)
+        #expect(missing.errorOutput.contains("model/config.json: missing (the resolved configuration that rebuilds the model)"))
+
+        try Data("garbage".utf8).write(to: scratch.file("model/config.json"))
+        let damaged = try CommandLineTool.run(["predict", "model", "data/train.ts"], in: scratch.url)
+        #expect(damaged.status == 1)
+        #expect(damaged.errorOutput.contains("model/config.json: cannot read"))
+
+        let noModel = try CommandLineTool.run(["predict", "nowhere", "data/train.ts"], in: scratch.url)
+        #expect(noModel.status == 1 && noModel.errorOutput.contains("nowhere: no such folder"))
+        let noInput = try CommandLineTool.run(["predict", "reports/run"], in: scratch.url)
+        #expect(noInput.status == 2 && noInput.errorOutput.contains("missing INPUT"))
+        let badStride = try CommandLineTool.run(["predict", "reports/run", "data/train.ts", "--threshold", "2"], in: scratch.url)
+        #expect(badStride.status == 1 && badStride.errorOutput.contains("threshold 2.0 is not allowed: expected a probability in [0, 1]"))
+    }
+}
