@@ -126,7 +126,7 @@ let package = Package(
             dependencies: ["Export", "Sweeps", "Training", "Dataset", "Manifest", "Models", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(
             name: "PredictionTests",
-            dependencies: ["Prediction", "Export", "Sweeps", "Training", "Dataset", "Manifest", "Pose", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
+            dependencies: ["Prediction", "Export", "Sweeps", "Training", "Dataset", "Manifest", "Models", "Pose", "Video", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "Randomness", "ActionLabTestSupport"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork", "NeuralNetworkTestSupport", "Randomness", "ActionLabTestSupport"]),
         .testTarget(
