@@ -69,7 +69,8 @@ import Testing
         let trained = try Self.trained.get()
         let model = try trained.model
         let inputs = try Self.streams("mixed", in: trained.scratch.file("mixed"), model: model)
-        #expect(inputs.count == 16 && inputs.allSatisfy { $0.annotations.count == 5 })
+        // Five recordings each, four where the dataset lacks one of them (three were discarded).
+        #expect(inputs.count == 16 && inputs.allSatisfy { (4...5).contains($0.annotations.count) })
         let analyses = try Self.analyse(inputs, model, cache: try trained.cache, postprocessing: .standard)
         let summary = RunPredictionSummary(analyses: analyses, failures: [], modelOrigin: model.origin)
         let pooled = try #require(try summary.pooledScores())

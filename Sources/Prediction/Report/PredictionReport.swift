@@ -26,7 +26,7 @@ public struct PredictionReport {
     public var postprocessing: PostprocessingSettings
 
     /// Classes drawn in the timeline: those whose smoothed probability reaches this somewhere (all when at most 8 classes).
-    public static let drawnProbability: Float = 0.2
+    public static let drawnProbability = 0.2
 
     public init(analysis: StreamAnalysis, modelOrigin: String, settings: PredictionSettings, postprocessing: PostprocessingSettings) {
         self.analysis = analysis
@@ -117,7 +117,7 @@ public struct PredictionReport {
     /// `timeline.svg`.
     public var timeline: TimelineChart {
         let drawn = stream.labels.indices.filter { index in
-            stream.labels.count <= 8 || analysis.smoothed.contains { $0.probabilities[index] >= Self.drawnProbability }
+            stream.labels.count <= 8 || analysis.smoothed.contains { Double($0.probabilities[index]) >= Self.drawnProbability }
         }
         let series = TimelineChart.series(
             labels: drawn.map { stream.labels[$0] }, times: analysis.smoothed.map(\.centreTime),
@@ -137,7 +137,7 @@ public struct PredictionReport {
             title: "\(stream.name): class probabilities over time",
             subtitle: "moving average of \(postprocessing.smoothingWindow) predictions every \(settings.stride) frames at "
                 + "\(NumberFormat.exact(stream.frameRate)) fps" + (hidden > 0 ? "; \(hidden) classes that never reach "
-                + "\(NumberFormat.exact(Double(Self.drawnProbability))) not drawn" : ""),
+                + "\(NumberFormat.exact(Self.drawnProbability)) not drawn" : ""),
             classes: series, threshold: Double(settings.confidenceThreshold), lanes: lanes, duration: stream.duration)
     }
 

@@ -32,6 +32,9 @@ public struct PredictionRun {
         self.log = log
     }
 
+    /// The label given to importers for inputs, which carry none (it names no class of the model).
+    public static let placeholderLabel = "(unlabelled input)"
+
     /// Checks that the predictor can be made (settings, window duration) before any input is read.
     ///
     /// - Throws: ``PredictionError`` for invalid settings.
@@ -54,7 +57,9 @@ public struct PredictionRun {
         var configuration = model.trained.configuration
         configuration.features.cache = cache.directory
         let loader = DatasetLoader(configuration: configuration, cache: cache, log: log)
-        let sequences = try loader.sequences(of: DatasetSample(file: input.file, label: nil), in: input.source)
+        // Importers that label what they read need a label; a prediction input has none (UEA files carry their own).
+        let label = input.source.format == .uea ? nil : Self.placeholderLabel
+        let sequences = try loader.sequences(of: DatasetSample(file: input.file, label: label), in: input.source)
         return try sequences.enumerated().map { index, sequence in
             let name = input.file.lastPathComponent + (sequences.count > 1 ? "#\(index + 1)" : "")
             return try predict(try sequence.poseSequence(), input: input, name: name)

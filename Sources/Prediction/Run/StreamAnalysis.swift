@@ -10,6 +10,11 @@ import Pose
 /// event per segment entry (Apple's "reliable trigger points"); ``PeriodicityCounter`` counts the
 /// repetitions inside each segment from the periodicity of the pose itself. Scores compare frame
 /// labels at the stream's frame rate with the annotations (``TemporalSegmentationMetrics``).
+///
+/// A segment that begins with the stream's first prediction starts at 0 s, and one that ends
+/// with its last prediction ends at the stream's end: the first and last windows hold those
+/// frames, and no other prediction speaks for them (``SegmentBuilder`` alone leaves the first and
+/// last half window unlabelled).
 public struct StreamAnalysis: Sendable {
     /// The stream and its raw predictions.
     public var stream: StreamPrediction
@@ -48,8 +53,9 @@ public struct StreamAnalysis: Sendable {
         smoothed = try MovingAverageSmoother(window: postprocessing.smoothingWindow)
             .smoothed(stream.predictions, classLabels: stream.labels, settings: settings)
         labels = try HysteresisFilter(holdCount: postprocessing.holdCount).filtered(smoothed)
-        rawSegments = try builder.segments(of: stream.predictions, labels: stream.predictions.map(\.acceptedLabel))
-        segments = try builder.segments(of: smoothed, labels: labels)
+        rawSegments = Self.reachingStreamEnds(
+            try builder.segments(of: stream.predictions, labels: stream.predictions.map(\.acceptedLabel)), stream: stream)
+        segments = Self.reachingStreamEnds(try builder.segments(of: smoothed, labels: labels), stream: stream)
         events = try EventCounter(refractoryTime: postprocessing.refractoryTime).count(segments)
         let counter = try PeriodicityCounter()
         repetitions = try segments.map { try counter.repetitions(in: stream.poses, layout: layout, segment: $0) }
@@ -68,5 +74,18 @@ public struct StreamAnalysis: Sendable {
             groundTruthFrames = []
             evaluation = nil
         }
+    }
+
+    /// `segments` with the first reaching back to 0 s and the last to the stream's end, when they
+    /// hold the stream's first and last predictions.
+    static func reachingStreamEnds(_ segments: [ActionSegment], stream: StreamPrediction) -> [ActionSegment] {
+        var segments = segments
+        if let first = segments.first, first.predictions.lowerBound == stream.predictions.first?.index {
+            segments[0].start = min(0, first.start)
+        }
+        if let last = segments.last, last.predictions.upperBound == stream.predictions.last?.index {
+            segments[segments.count - 1].end = max(stream.duration, last.end)
+        }
+        return segments
     }
 }
