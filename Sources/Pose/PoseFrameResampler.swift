@@ -23,6 +23,8 @@ public struct PoseFrameResampler: Sendable {
         case timestampNotIncreasing(Double, previous: Double?)
         /// A value is NaN or infinite, at (channel, joint).
         case nonFiniteValue(channel: Int, joint: Int)
+        /// The time since the previous frame (seconds) would fill more than ``maximumFramesPerGap`` frames.
+        case gapTooLong(seconds: Double, frames: Double)
 
         public var description: String {
             switch self {
@@ -31,9 +33,16 @@ public struct PoseFrameResampler: Sendable {
                 "frame time \(time) s is not after the previous frame's \(previous) s; frame times must increase"
             case let .timestampNotIncreasing(time, nil): "frame time \(time) s is not a finite number of seconds"
             case let .nonFiniteValue(channel, joint): "a pose frame's channel \(channel) of joint \(joint) is not a finite number"
+            case let .gapTooLong(seconds, frames):
+                "the frame comes \(seconds) s after the previous one, which would be \(frames) interpolated frames "
+                    + "(at most \(PoseFrameResampler.maximumFramesPerGap)); a timestamp is wrong or the recording has a gap"
             }
         }
     }
+
+    /// The most output frames one gap between input frames may fill (about 9 hours at 30 fps):
+    /// a larger gap is a wrong timestamp, not a recording.
+    public static let maximumFramesPerGap = 1_000_000
 
     /// Output frame rate, frames per second.
     public let frameRate: Double
@@ -80,6 +89,9 @@ public struct PoseFrameResampler: Sendable {
         }
         if let index = keypoints.firstIndex(where: { !$0.isFinite }) {
             throw InputError.nonFiniteValue(channel: (index / jointCount) % max(channelCount, 1), joint: index % jointCount)
+        }
+        if let previous, (timestamp - previous.timestamp) * frameRate > Double(Self.maximumFramesPerGap) {
+            throw InputError.gapTooLong(seconds: timestamp - previous.timestamp, frames: ((timestamp - previous.timestamp) * frameRate).rounded())
         }
         defer { previous = (timestamp, keypoints) }
         guard let first = firstTimestamp, let previous else {

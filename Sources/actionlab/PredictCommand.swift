@@ -85,12 +85,18 @@ enum PredictCommand: Subcommand {
                 model: predictionModel, settings: settings, windowDuration: try parsed.value(of: windowDuration), cache: featureCache,
                 log: { Console.progress($0) })
             try run.checkSettings()
+            try postprocessing.check()
             if let url = try parsed.value(of: live) {
                 guard try parsed.values(of: inputs).isEmpty else { throw UsageError("--live reads a stream instead of INPUT files; give one or the other") }
                 try predictLive(url: url, model: predictionModel, settings: settings, format: try parsed.value(of: inputFormat), json: parsed.isSet(json))
                 return
             }
             let outputFolder = URL(fileURLWithPath: try parsed.value(of: output) ?? "predictions", isDirectory: true)
+            do {
+                try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
+            } catch {
+                throw ReportError.writeFailed(path: outputFolder.path, reason: "cannot create the output folder (is it a file?)")
+            }
             let resolver = PredictionInputResolver(configuration: configuration)
             var resolved: [PredictionInput] = []
             var failed: [String] = []
@@ -107,13 +113,14 @@ enum PredictCommand: Subcommand {
             var usedNames: Set<String> = []
             for input in resolved {
                 do {
-                    for stream in try run.predict(input) {
-                        let analysis = try StreamAnalysis(
-                            stream: stream, settings: settings, postprocessing: postprocessing, layout: predictionModel.layout)
+                    for var stream in try run.predict(input) {
                         var name = stream.name
                         var suffix = 2
                         while usedNames.contains(name) { name = "\(stream.name)-\(suffix)"; suffix += 1 }
                         usedNames.insert(name)
+                        stream.name = name
+                        let analysis = try StreamAnalysis(
+                            stream: stream, settings: settings, postprocessing: postprocessing, layout: predictionModel.layout)
                         try PredictionReport(
                             analysis: analysis, modelOrigin: predictionModel.origin, settings: settings, postprocessing: postprocessing
                         ).write(to: outputFolder.appendingPathComponent(name, isDirectory: true))

@@ -15,6 +15,10 @@ import Testing
         ("compare", ["--all", "--output"]),
         ("synth", ["--classes", "--duration", "--frame-rate", "--output", "--seed", "--sequences-per-class"]),
         ("export", ["--format", "--output", "--trial"]),
+        ("predict", [
+            "--cache", "--hold", "--input-format", "--json", "--live", "--min-pose", "--output", "--refractory", "--smoothing", "--stride",
+            "--threshold", "--window-duration",
+        ]),
         ("extract", []),
         ("check", ["--output"]),
         ("info", []),

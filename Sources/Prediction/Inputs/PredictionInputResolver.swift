@@ -41,8 +41,12 @@ public struct PredictionInputResolver {
                 return [PredictionInput(file: url, source: source(.openpose, url), origin: url.path)]
             }
             guard expandingFolders else { throw DatasetSourceError(file: url.path, message: "a folder inside an input folder is not read") }
-            let found = try names.map { url.appendingPathComponent($0) }.filter { !isFolder($0) }
-                .flatMap { try inputs(for: $0, expandingFolders: false) }
+            // A folder's files that are inputs (others, such as a README, are not read); when it
+            // holds montage annotations, those alone, with the files they name.
+            let files = names.map { url.appendingPathComponent($0) }.filter { !isFolder($0) }
+            let annotationFiles = files.filter(isAnnotationFile)
+            let readable = try files.filter { try fileFormat($0) != nil }
+            let found = try (annotationFiles.isEmpty ? readable : annotationFiles).flatMap { try inputs(for: $0, expandingFolders: false) }
             guard !found.isEmpty else { throw DatasetSourceError(file: url.path, message: "the folder holds no input file") }
             return found
         }
@@ -84,7 +88,7 @@ public struct PredictionInputResolver {
         if MediaFiles.isMedia(url) { return .video }
         switch url.pathExtension.lowercased() {
         case "mat": return .mat
-        case "ts": return .uea
+        case "ts": return Self.isMPEGTransportStream(url) ? .video : .uea
         case "csv": return .csv
         case "json": return .kinetics
         default: return isFolder(url) ? .openpose : nil
@@ -93,19 +97,24 @@ public struct PredictionInputResolver {
 
     /// The samples of `url` if it is a montage annotation file, else nil.
     private func annotationSamples(_ url: URL) throws -> [DatasetSample]? {
+        isAnnotationFile(url) ? try MontageAnnotations.samples(in: url) : nil
+    }
+
+    /// Whether `url` is montage annotations: a `.csv` whose header names `file_name`, or a `.json`
+    /// array of objects with `file_name` (judged on its first 4 KiB).
+    private func isAnnotationFile(_ url: URL) -> Bool {
         let pathExtension = url.pathExtension.lowercased()
-        guard pathExtension == "csv" || pathExtension == "json" else { return nil }
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        guard pathExtension == "csv" || pathExtension == "json" else { return false }
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
         defer { try? handle.close() }
         let head = String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
-        let isAnnotation: Bool
         if pathExtension == "csv" {
             let header = head.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            isAnnotation = header.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "") == "file_name" }
-        } else {
-            isAnnotation = head.drop { $0.isWhitespace }.first == "[" && head.contains("\"file_name\"")
+            return header.split(separator: ",").contains {
+                $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "") == "file_name"
+            }
         }
-        return isAnnotation ? try MontageAnnotations.samples(in: url) : nil
+        return head.drop { $0.isWhitespace }.first == "[" && head.contains("\"file_name\"")
     }
 
     /// The source for one file of `format`: the model's frame rate, and for MAT-files the model's
@@ -118,5 +127,13 @@ public struct PredictionInputResolver {
                 format: format, path: url, frameRate: same.frameRate, imageSize: same.imageSize, variable: same.variable, axes: same.axes)
         }
         return DataSource(format: format, path: url, frameRate: configuration.features.frameRate)
+    }
+
+    /// Whether `url` starts with MPEG-TS's sync byte 0x47 (a `.ts` video) rather than the text of
+    /// a UEA/UCR `.ts` file (`#` comments or `@` headers).
+    static func isMPEGTransportStream(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 1))?.first == 0x47
     }
 }

@@ -151,7 +151,7 @@ public struct PredictionReport {
             "- Input: \(stream.input.origin) (\(stream.input.source.format.rawValue))",
             "- Model: \(modelOrigin)",
             "- Stream: \(stream.frameCount) frames at \(NumberFormat.exact(stream.frameRate)) fps (\(NumberFormat.fixed(stream.duration, digits: 2)) s)",
-            "- Windows: a prediction every \(settings.stride) frames; below \(NumberFormat.exact(Double(settings.confidenceThreshold))) "
+            "- Windows: a prediction every \(settings.stride) frames; below \(settings.confidenceThreshold) "
                 + "confidence `lowConfidence`, under \(NumberFormat.exact(settings.minimumPoseFraction * 100)) % of frames with a pose `noPerson`",
             "- Smoothing: moving average of \(postprocessing.smoothingWindow) predictions; a label holds \(postprocessing.holdCount) "
                 + "predictions to start or end a segment; refractory time \(NumberFormat.exact(postprocessing.refractoryTime)) s",

@@ -20,4 +20,14 @@ public struct PostprocessingSettings: Sendable, Equatable {
         self.holdCount = holdCount
         self.refractoryTime = refractoryTime
     }
+
+    /// Checks every setting before any input is read.
+    ///
+    /// - Throws: ``PostprocessingError`` for a smoothing window or hold count below 1, or a
+    ///   refractory time that is negative or not finite.
+    public func check() throws {
+        _ = try MovingAverageSmoother(window: smoothingWindow)
+        _ = try HysteresisFilter(holdCount: holdCount)
+        _ = try EventCounter(refractoryTime: refractoryTime)
+    }
 }
