@@ -91,6 +91,10 @@ let package = Package(
         .executableTarget(name: "video-benchmark", dependencies: ["Video"]),
         // ActionLab's training rate for scripts/bench-training.
         .executableTarget(name: "training-benchmark", dependencies: ["NeuralNetwork", "Pose", "Randomness", "_BenchmarkSupport"]),
+        // ActionLab's classifier rate at batch 1 (Predictor.probabilities) for scripts/bench-predict.
+        .executableTarget(
+            name: "prediction-benchmark",
+            dependencies: ["Prediction", "Models", "ModelExport", "NeuralNetwork", "Pose", "Randomness", "AtomicFiles", "_BenchmarkSupport"]),
         // Command-line handling shared by the benchmark executables.
         .target(name: "_BenchmarkSupport"),
 
