@@ -74,4 +74,19 @@ import Testing
             try KineticsSkeletonImporter().importSequences(from: file, layout: .vision18, frameRate: 30, label: nil)
         }
     }
+
+    @Test("Kinetics-skeleton: a JSON syntax error gives its line and column, not Foundation's placeless message")
+    func kineticsSyntaxError() throws {
+        let directory = try TemporaryDirectory()
+        let file = try writeFixture("{\"data\": [\n  {\"frame_index\": 1,\n   \"skeleton\": [,]}\n], \"label\": \"a\"}",
+                                    named: "clip.json", in: directory.url)
+        do {
+            _ = try KineticsSkeletonImporter().importSequences(from: file, layout: .vision18, frameRate: 30, label: nil)
+            Issue.record("a file with a syntax error was accepted")
+        } catch let error as ImportError {
+            #expect(error.line == 3)
+            #expect(error.description.contains("column 17"), "\(error)")
+            #expect(!error.description.contains("not in the correct format"), "\(error)")
+        }
+    }
 }

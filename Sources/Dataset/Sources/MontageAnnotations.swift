@@ -1,4 +1,5 @@
 import Foundation
+import Pose
 
 /// Create ML's montage annotations: which part of which video shows which action.
 ///
@@ -69,10 +70,12 @@ public enum MontageAnnotations {
 
     private static func jsonRows(_ text: String, file: String) throws -> [Row] {
         let parsed: Any
+        let data = Data(text.utf8)
         do {
-            parsed = try JSONSerialization.jsonObject(with: Data(text.utf8))
+            parsed = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw DatasetSourceError(file: file, message: "not valid JSON: \(error.localizedDescription)")
+            let syntax = JSONSyntaxError(error, in: data)
+            throw DatasetSourceError(file: file, location: syntax.line.map { "line \($0)" }, message: "not valid JSON: \(syntax.reason)")
         }
         guard let array = parsed as? [Any] else {
             throw DatasetSourceError(file: file, location: "$", message: "expected an array of {file_name, label, start_time, end_time} objects")

@@ -22,7 +22,8 @@ struct JSONCursor {
         do {
             return JSONCursor(value: try JSONSerialization.jsonObject(with: data), path: "$", file: url.path)
         } catch {
-            throw ImportError(path: url.path, line: nil, kind: .invalidJSON(reason: error.localizedDescription))
+            let syntax = JSONSyntaxError(error, in: data)
+            throw ImportError(path: url.path, line: syntax.line, kind: .invalidJSON(reason: syntax.reason))
         }
     }
 
