@@ -23,8 +23,8 @@ public struct SweepPlan: Sendable {
     /// - Parameters:
     ///   - url: The manifest.
     ///   - baseDirectory: What relative paths resolve against (the current directory).
-    /// - Throws: `SweepError.unreadableManifest` if the file is missing, a folder or not
-    ///   UTF-8, `JSON5Error` for a syntax error, `ManifestError` listing every problem of the
+    /// - Throws: `SweepError.unreadableManifest` if the file is missing or a folder,
+    ///   `JSON5Error` for bytes that are not UTF-8 (at the first one) and for a syntax error, `ManifestError` listing every problem of the
     ///   manifest and its grid cells.
     public static func load(contentsOf url: URL, baseDirectory: URL) throws -> SweepPlan {
         var isDirectory: ObjCBool = false
@@ -37,12 +37,13 @@ public struct SweepPlan: Sendable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw SweepError.unreadableManifest(path: url.path, reason: "cannot be read: \(String(cString: strerror(errno)))")
         }
+        let fileName = ExperimentConfiguration.displayName(of: url, relativeTo: baseDirectory)
         guard let text = String(data: data, encoding: .utf8) else {
+            // Parsing the bytes throws at the line and column of the first one that is not UTF-8.
+            _ = try JSON5Value(parsing: data, filePath: fileName)
             throw SweepError.unreadableManifest(path: url.path, reason: "is not UTF-8 text")
         }
-        return try parse(
-            text: text, fileName: ExperimentConfiguration.displayName(of: url, relativeTo: baseDirectory),
-            baseDirectory: baseDirectory)
+        return try parse(text: text, fileName: fileName, baseDirectory: baseDirectory)
     }
 
     /// Reads and checks manifest text; see ``load(contentsOf:baseDirectory:)``.

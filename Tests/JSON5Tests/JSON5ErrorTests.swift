@@ -1,3 +1,4 @@
+import Foundation
 import JSON5
 import Testing
 
@@ -60,5 +61,30 @@ import Testing
         #expect(withFile?.description == "experiments/x.json5:3:3: expected ',' or '}' after object member, found 'b'")
         let withoutFile = #expect(throws: JSON5Error.self) { try JSON5Value(parsing: "{\n  a: 1\n  b: 2\n}") }
         #expect(withoutFile?.description == "line 3, column 3: expected ',' or '}' after object member, found 'b'")
+    }
+
+    @Test func bytesThatAreNotUTF8AreLocatedAtTheFirstBadByte() throws {
+        // "{\n  name: \"é" in Latin-1: the é (0xE9) is line 2, column 10, byte offset 11.
+        let latin1 = Data("{\n  name: \"".utf8) + Data([0xE9, 0x22, 0x7D])
+        #expect(throws: JSON5Error(
+            filePath: "m.json5", location: SourceLocation(line: 2, column: 10),
+            message: "not UTF-8 text: byte 0xE9 at offset 11 does not start a valid UTF-8 sequence; save the manifest as UTF-8")) {
+            try JSON5Value(parsing: latin1, filePath: "m.json5")
+        }
+        // A multi-byte scalar before the bad byte counts as one column.
+        #expect(throws: JSON5Error.self) { try JSON5Value(parsing: Data("\"é".utf8) + Data([0xFF]), filePath: nil) }
+        do {
+            _ = try JSON5Value(parsing: Data("\"é".utf8) + Data([0xFF]), filePath: nil)
+        } catch let error as JSON5Error {
+            #expect(error.location == SourceLocation(line: 1, column: 3) && error.message.contains("offset 3"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+        #expect(throws: JSON5Error(
+            filePath: nil, location: .start,
+            message: "the file is UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8")) {
+            try JSON5Value(parsing: Data([0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00]))
+        }
+        #expect(try JSON5Value(parsing: Data("{ a: 1 }".utf8)) == JSON5Value(parsing: "{ a: 1 }"))
     }
 }
