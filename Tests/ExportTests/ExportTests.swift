@@ -137,8 +137,8 @@ import Training
         let expected = try Evaluator(batchSize: 16, aggregation: .mean).predict(model, on: windows).probabilities
         let windowsFile = scratch.file("windows.f32")
         let expectedFile = scratch.file("expected.f32")
-        try Self.littleEndianData(windows.values).write(to: windowsFile)
-        try Self.littleEndianData(expected).write(to: expectedFile)
+        try littleEndianFloat32Data(windows.values).write(to: windowsFile)
+        try littleEndianFloat32Data(expected).write(to: expectedFile)
 
         guard try PythonOracle.requireModules(["h5py", "numpy", "onnx", "onnxruntime", "safetensors"]) else { return }
         let script = try String(contentsOf: TestData.packageRoot.appendingPathComponent("scripts/check-onnx.py"), encoding: .utf8)
@@ -207,8 +207,8 @@ import Training
         let expected = try Evaluator(batchSize: 16, aggregation: .mean).predict(model, on: windows).probabilities
         let windowsFile = scratch.file("windows.f32")
         let expectedFile = scratch.file("expected.f32")
-        try littleEndianData(windows.values).write(to: windowsFile)
-        try littleEndianData(expected).write(to: expectedFile)
+        try littleEndianFloat32Data(windows.values).write(to: windowsFile)
+        try littleEndianFloat32Data(expected).write(to: expectedFile)
         guard try PythonOracle.requireModules(["h5py", "numpy", "onnx", "onnxruntime", "safetensors"]) else { return }
         let script = try String(contentsOf: TestData.packageRoot.appendingPathComponent("scripts/check-onnx.py"), encoding: .utf8)
         let summary = try #require(try PythonOracle.json(script, arguments: [
@@ -221,11 +221,4 @@ import Training
         print("export check (\(configuration.model.kind)): \(summary)")
     }
 
-    static func littleEndianData(_ values: [Float]) -> Data {
-        var data = Data(capacity: 4 * values.count)
-        for value in values {
-            withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-        }
-        return data
-    }
 }

@@ -142,8 +142,8 @@ import Testing
 
         let scratch = try TemporaryDirectory()
         try onnx.serializedData().write(to: scratch.file("model.onnx"))
-        try Self.littleEndianData(x.values).write(to: scratch.file("x.f32"))
-        try Self.littleEndianData(expected.values).write(to: scratch.file("expected.f32"))
+        try littleEndianFloat32Data(x.values).write(to: scratch.file("x.f32"))
+        try littleEndianFloat32Data(expected.values).write(to: scratch.file("expected.f32"))
         guard try PythonOracle.requireModules(["numpy", "onnx", "onnxruntime"]) else { return }
         let script = """
             import json, sys
@@ -170,11 +170,4 @@ import Testing
         #expect(try #require(summary["max_abs_output"] as? Double) > 0.1)
     }
 
-    static func littleEndianData(_ values: [Float]) -> Data {
-        var data = Data(capacity: 4 * values.count)
-        for value in values {
-            withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-        }
-        return data
-    }
 }

@@ -119,7 +119,7 @@ import Testing
         }
         let scratch = try TemporaryDirectory(prefix: "model-family-onnx")
         try onnx.serializedData().write(to: scratch.file("model.onnx"))
-        try littleEndian(windows).write(to: scratch.file("windows.f32"))
+        try littleEndianFloat32Data(windows).write(to: scratch.file("windows.f32"))
         guard try PythonOracle.requireModules(["numpy", "onnx", "onnxruntime"]) else { return }
         let result = try #require(try PythonOracle.json(
             """
@@ -153,11 +153,5 @@ import Testing
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("\"kind\":\"\(family.name)\""))
         for key in family.settingKeys { #expect(text.contains("\"\(key)\":"), "\(family.name) does not write \(key)") }
-    }
-
-    private func littleEndian(_ values: [Float]) -> Data {
-        var data = Data(capacity: 4 * values.count)
-        for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
-        return data
     }
 }

@@ -69,6 +69,7 @@ import Training
         // products block differently, which may move the last bit.
         let expected = try Evaluator(batchSize: 1, aggregation: .mean).predict(try fromExport.trained.makeModel(), on: windows).probabilities
         let batched = try Evaluator(batchSize: 16, aggregation: .mean).predict(try fromExport.trained.makeModel(), on: windows).probabilities
+        var predicted: [Float] = []
         for model in [fromExport, fromSweep, fromTrial] {
             let run = PredictionRun(model: model, settings: settings, cache: cache)
             var probabilities: [Float] = []
@@ -81,7 +82,22 @@ import Training
             }
             #expect(probabilities == expected, "\(model.origin)")
             #expect(zip(probabilities, batched).allSatisfy { abs($0 - $1) <= 1e-6 })
+            if model.origin == fromExport.origin { predicted = probabilities }
         }
+        // onnxruntime, on the export folder's model.onnx and the same windows, agrees with what
+        // the predictor gave within 1e-5.
+        guard try PythonOracle.requireModules(["h5py", "numpy", "onnx", "onnxruntime", "safetensors"]) else { return }
+        let scratch = try TemporaryDirectory(prefix: "actionlab-predict-onnx")
+        try littleEndianFloat32Data(windows.values).write(to: scratch.file("windows.f32"))
+        try littleEndianFloat32Data(predicted).write(to: scratch.file("predicted.f32"))
+        let script = try String(contentsOf: TestData.packageRoot.appendingPathComponent("scripts/check-onnx.py"), encoding: .utf8)
+        let summary = try #require(try PythonOracle.json(script, arguments: [
+            trained.export.path, scratch.file("windows.f32").path, "\(windows.count)", "\(windows.windowSize)",
+            "\(windows.channelCount)", "\(windows.jointCount)", scratch.file("predicted.f32").path, "\(windows.labels.count)",
+        ]) as? [String: Any])
+        #expect(summary["windows"] as? Int == windows.count)
+        let difference = try #require(summary["max_abs_difference"] as? Double)
+        #expect(difference <= 1e-5, "\(summary)")
     }
 
     @Test func aStreamAtTwiceTheModelsFrameRateGivesTheSamePredictions() throws {
