@@ -73,7 +73,7 @@ public final class FeatureCache: Sendable {
     }
 
     /// The sequences of the entry stored under `key`, without their keypoints, or nil if there
-    /// is none or it cannot be read; an unreadable entry is set aside as in ``lookup(key:)``.
+    /// is none or it cannot be used; an unusable entry is moved aside as in ``lookup(key:source:)``.
     ///
     /// - Throws: ``FeatureCacheError/cannotSetAside(file:source:damage:reason:)`` only if an
     ///   unusable entry can be neither moved aside nor deleted.
