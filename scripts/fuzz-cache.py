@@ -179,7 +179,8 @@ def mutate(kind, rng, entries, facts):
             else:
                 value = float(keypoints[index]) + rng.choice([1e-6, 0.5, -3.0, 1e30])
             keypoints[index] = value
-        return f"{name}: {group.name}/keypoints{list(index)} = {value} (h5py)"
+            where = f"{group.name}/keypoints{list(index)}"
+        return f"{name}: {where} = {value} (h5py)"
     if kind == "attribute":
         with h5py.File(target, "r+") as file:
             choice = rng.choice(["frame_rate", "layout", "key", "sequence_count", "label", "seq_frame_rate"])
