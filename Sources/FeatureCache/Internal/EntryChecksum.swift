@@ -76,9 +76,8 @@ enum EntryChecksum {
             let found = total > length ? "more than \(length)" : "\(total)"
             throw damaged("\(found) bytes follow the checksum header, which says \(length): the file was truncated or extended")
         }
-        let found = try hasher.finalize()
-        guard found.hexDigest == digest else {
-            throw damaged("SHA-256 of its \(length) bytes is \(found.hexDigest), not \(digest) as written: the file changed after it was written")
+        guard try hasher.finalize().hexDigest == digest else {
+            throw damaged("SHA-256 of its \(length) bytes differs from the one in its checksum header: the file changed after it was written")
         }
     }
 
