@@ -36,15 +36,20 @@ public enum AtomicFile {
     }
 
     /// Writes `data` to `url` atomically, creating the parent folder if needed.
+    /// - Parameters:
+    ///   - data: The file's complete contents.
+    ///   - url: The file to create or replace.
+    ///   - temporary: Where to write before the rename, in `url`'s folder; default
+    ///     ``temporaryURL(for:)``.
     /// - Throws: ``AtomicFileError`` naming the file and the system's reason.
-    public static func write(_ data: Data, to url: URL) throws {
+    public static func write(_ data: Data, to url: URL, temporary: URL? = nil) throws {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw AtomicFileError(path: folder.path, operation: "create folder", reason: error.localizedDescription)
         }
-        try replace(url) { temporary in
+        try replace(url, temporary: temporary) { temporary in
             let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
             guard descriptor >= 0 else {
                 throw AtomicFileError(path: temporary.path, operation: "create", reason: lastErrorText())

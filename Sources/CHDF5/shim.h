@@ -11,6 +11,7 @@
 /* Property lists. */
 static inline hid_t actionlab_H5P_DEFAULT(void) { return H5P_DEFAULT; }
 static inline hid_t actionlab_H5P_FILE_ACCESS(void) { return H5P_FILE_ACCESS; }
+static inline hid_t actionlab_H5P_FILE_CREATE(void) { return H5P_FILE_CREATE; }
 static inline hid_t actionlab_H5P_DATASET_CREATE(void) { return H5P_DATASET_CREATE; }
 static inline hid_t actionlab_H5P_GROUP_CREATE(void) { return H5P_GROUP_CREATE; }
 static inline hid_t actionlab_H5P_LINK_CREATE(void) { return H5P_LINK_CREATE; }

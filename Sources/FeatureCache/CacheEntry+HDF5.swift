@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 import HDF5
 import Pose
@@ -12,13 +13,33 @@ extension CacheEntry {
         return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
     }
 
-    /// Writes the entry to a new HDF5 file at `url` in the layout described on ``CacheEntry``.
-    ///
-    /// Not atomic by itself: ``FeatureCache/store(_:)`` writes to a temporary name and renames.
-    /// - Parameter url: the file to create; an existing file makes this fail.
-    /// - Throws: ``FeatureCacheError/invalidSequence(id:reason:)`` for an inconsistent sequence
-    ///   (checked before anything is written), ``FeatureCacheError/hdf5(_:)`` if writing fails.
+    /// Writes the entry to `url` atomically (``AtomicFile/write(_:to:temporary:)``), replacing any
+    /// file there: its checksum header, then the HDF5 file in the layout described on ``CacheEntry``.
+    /// - Parameter url: the file to write; its folder is created if needed.
+    /// - Throws: what ``fileContents()`` throws, ``FeatureCacheError/cannotWrite(file:operation:reason:)``
+    ///   if the file cannot be written (a full disk: `No space left on device`).
     public func write(to url: URL) throws {
+        try Self.writeAtomically(try fileContents(), to: url, temporary: nil)
+    }
+
+    /// Writes `contents` with ``AtomicFile``, turning its error into ``FeatureCacheError``.
+    static func writeAtomically(_ contents: Data, to url: URL, temporary: URL?) throws {
+        do {
+            try AtomicFile.write(contents, to: url, temporary: temporary)
+        } catch let error as AtomicFileError {
+            throw FeatureCacheError.cannotWrite(file: error.path, operation: error.operation, reason: error.reason)
+        }
+    }
+
+    /// The bytes of the entry's file: the 512-byte checksum header (the HDF5 user block) and the
+    /// HDF5 image, built in memory so that HDF5 itself never writes to disk (a full disk fails
+    /// the caller's `write(2)`, not HDF5's flush).
+    ///
+    /// - Returns: The file's bytes; the header records the SHA-256 and length of the rest.
+    /// - Throws: ``FeatureCacheError/invalidSequence(id:reason:)`` for an inconsistent sequence or
+    ///   a value that is not finite (checked before anything is built), ``FeatureCacheError/hdf5(_:)``
+    ///   if HDF5 fails.
+    public func fileContents() throws -> Data {
         for sequence in sequences {
             try Self.validate(sequence)
         }
@@ -31,48 +52,62 @@ extension CacheEntry {
                 id: sequence.id, reason: "\(counts.count) person counts for \(sequence.sequence.frameCount) frames")
         }
         do {
-            let file = try HDF5File.create(at: url, mode: .failIfExists)
-            let root = try file.root()
-            let attributes = root.attributes
-            try attributes.write(Self.format, named: "format")
-            try attributes.write(Self.formatVersion, named: "format_version")
-            try attributes.write(key.hexDigest, named: "key")
-            try attributes.write(sourcePath, named: "source_path")
-            try attributes.write(sourceHash.hexDigest, named: "source_sha256")
-            try attributes.write(importer, named: "importer")
-            try attributes.write(importerVersion, named: "importer_version")
-            try attributes.write(fingerprint, named: "fingerprint")
-            try attributes.write(layoutName, named: "layout")
-            try attributes.write(frameRate, named: "frame_rate")
-            try attributes.write(Self.formatDate(created), named: "created")
-            try attributes.write(Int64(sequences.count), named: "sequence_count")
-            if !metadata.isEmpty { try attributes.write(Self.metadataText(metadata), named: "metadata") }
-            let sequencesGroup = try root.createGroup("sequences")
-            for (index, labeled) in sequences.enumerated() {
-                let group = try sequencesGroup.createGroup(Self.sequenceGroupName(index))
-                let pose = labeled.sequence
-                try group.createDataset(
-                    "keypoints", values: pose.keypoints, shape: [pose.frameCount, pose.channelCount, pose.jointCount],
-                    compression: pose.keypoints.count >= Self.compressionThreshold ? .gzip : nil)
-                try group.createDataset("timestamps", values: pose.timestamps, shape: [pose.frameCount])
-                try group.attributes.write(labeled.id, named: "id")
-                try group.attributes.write(labeled.label, named: "label")
-                try group.attributes.write(labeled.group, named: "group")
-                try group.attributes.write(pose.frameRate, named: "frame_rate")
-                if index < personCounts.count {
-                    try group.createDataset("person_counts", values: personCounts[index].map(Int64.init), shape: [pose.frameCount])
-                }
-            }
-            try file.close()
+            let file = try HDF5File.createInMemory(
+                name: "\(key.hexDigest).\(UUID().uuidString).h5", userBlockSize: EntryChecksum.headerSize)
+            defer { try? file.close() }
+            try writeContents(into: file.root())
+            let image = try file.image()
+            var contents = try EntryChecksum.header(for: image)
+            contents.append(image)
+            return contents
         } catch let error as HDF5Error {
             throw FeatureCacheError.hdf5(error)
         }
     }
 
-    /// Reads and validates an entry written by ``write(to:)``.
+    /// Writes the root attributes and `/sequences` into `root`, an empty file's root group.
+    private func writeContents(into root: HDF5Group) throws {
+        let attributes = root.attributes
+        try attributes.write(Self.format, named: "format")
+        try attributes.write(Self.formatVersion, named: "format_version")
+        try attributes.write(key.hexDigest, named: "key")
+        try attributes.write(sourcePath, named: "source_path")
+        try attributes.write(sourceHash.hexDigest, named: "source_sha256")
+        try attributes.write(importer, named: "importer")
+        try attributes.write(importerVersion, named: "importer_version")
+        try attributes.write(fingerprint, named: "fingerprint")
+        try attributes.write(layoutName, named: "layout")
+        try attributes.write(frameRate, named: "frame_rate")
+        try attributes.write(Self.formatDate(created), named: "created")
+        try attributes.write(Int64(sequences.count), named: "sequence_count")
+        if !metadata.isEmpty { try attributes.write(Self.metadataText(metadata), named: "metadata") }
+        let sequencesGroup = try root.createGroup("sequences")
+        for (index, labeled) in sequences.enumerated() {
+            let group = try sequencesGroup.createGroup(Self.sequenceGroupName(index))
+            let pose = labeled.sequence
+            try group.createDataset(
+                "keypoints", values: pose.keypoints, shape: [pose.frameCount, pose.channelCount, pose.jointCount],
+                compression: pose.keypoints.count >= Self.compressionThreshold ? .gzip : nil)
+            try group.createDataset("timestamps", values: pose.timestamps, shape: [pose.frameCount])
+            try group.attributes.write(labeled.id, named: "id")
+            try group.attributes.write(labeled.label, named: "label")
+            try group.attributes.write(labeled.group, named: "group")
+            try group.attributes.write(pose.frameRate, named: "frame_rate")
+            if index < personCounts.count {
+                try group.createDataset("person_counts", values: personCounts[index].map(Int64.init), shape: [pose.frameCount])
+            }
+        }
+    }
+
+    /// Verifies and reads an entry written by ``write(to:)``.
+    ///
+    /// The file's checksum header is checked against the whole file first, so a damaged file
+    /// never reaches HDF5's parser; then the layout and every value are validated.
     /// - Parameter url: the entry's file.
-    /// - Throws: ``FeatureCacheError/hdf5(_:)`` if the file cannot be read as HDF5 (missing,
-    ///   truncated, garbage), ``FeatureCacheError/notACacheEntry(file:format:)``,
+    /// - Throws: ``FeatureCacheError/damagedEntry(file:reason:)`` if the bytes differ from the
+    ///   checksum header (or it cannot be read), ``FeatureCacheError/unverifiedEntry(file:)`` for
+    ///   a file without one, ``FeatureCacheError/hdf5(_:)`` if HDF5 fails to read it,
+    ///   ``FeatureCacheError/notACacheEntry(file:format:)``,
     ///   ``FeatureCacheError/unsupportedFormatVersion(file:found:)``, or
     ///   ``FeatureCacheError/malformedEntry(file:object:reason:)`` naming the object whose shape,
     ///   count or key is wrong.
@@ -81,6 +116,7 @@ extension CacheEntry {
         func malformed(_ object: String, _ reason: String) -> FeatureCacheError {
             .malformedEntry(file: path, object: object, reason: reason)
         }
+        try EntryChecksum.verify(fileAt: url)
         do {
             let file = try HDF5File.open(at: url, mode: .readOnly)
             defer { try? file.close() }
@@ -170,8 +206,8 @@ extension CacheEntry {
     ///   - group: The sequence's group (`/sequences/000042`).
     ///   - file: The entry's path, for errors.
     /// - Returns: The labelled sequence with its keypoints `[T, C, J]` and timestamps `[T]`.
-    /// - Throws: ``FeatureCacheError/malformedEntry(file:object:reason:)`` for a wrong shape,
-    ///   ``HDF5Error`` if reading fails.
+    /// - Throws: ``FeatureCacheError/malformedEntry(file:object:reason:)`` for a wrong shape or
+    ///   a keypoint or timestamp that is not finite, ``HDF5Error`` if reading fails.
     static func readSequence(in group: HDF5Group, file: String) throws -> LabeledSequence {
         let keypoints = try group.openDataset("keypoints").read(Float.self)
         let timestamps = try group.openDataset("timestamps").read(Double.self)
@@ -191,12 +227,16 @@ extension CacheEntry {
         let pose = PoseSequence(
             keypoints: keypoints.values, timestamps: timestamps.values, channelCount: keypoints.shape[1],
             jointCount: keypoints.shape[2], frameRate: try group.attributes.double("frame_rate"))
+        if let problem = nonFiniteProblem(pose) {
+            throw FeatureCacheError.malformedEntry(file: file, object: group.path + (problem.dataset.hasPrefix("@") ? "" : "/") + problem.dataset, reason: problem.reason)
+        }
         return LabeledSequence(
             id: try group.attributes.string("id"), label: try group.attributes.string("label"),
             group: try group.attributes.string("group"), sequence: pose)
     }
 
-    /// Throws unless `sequence`'s keypoint count is `T * C * J` with non-negative `C` and `J`.
+    /// Throws unless `sequence`'s keypoint count is `T * C * J` with non-negative `C` and `J` and
+    /// every keypoint, timestamp and the frame rate are finite.
     static func validate(_ sequence: LabeledSequence) throws {
         let pose = sequence.sequence
         guard pose.channelCount >= 0, pose.jointCount >= 0,
@@ -206,6 +246,25 @@ extension CacheEntry {
                 id: sequence.id,
                 reason: "\(pose.keypoints.count) keypoint values for [T, C, J] = [\(pose.frameCount), \(pose.channelCount), \(pose.jointCount)]")
         }
+        if let problem = nonFiniteProblem(pose) {
+            throw FeatureCacheError.invalidSequence(id: sequence.id, reason: problem.reason)
+        }
+    }
+
+    /// The first keypoint or timestamp that is NaN or infinite, or a frame rate that is not a
+    /// positive finite number, as the dataset it is in and a sentence; nil if there is none.
+    static func nonFiniteProblem(_ pose: PoseSequence) -> (dataset: String, reason: String)? {
+        if let (frame, channel, joint) = pose.firstNonFiniteValue() {
+            let value = pose[frame, channel, joint]
+            return ("keypoints", "keypoint [frame \(frame), channel \(channel), joint \(joint)] is \(value), not a finite number")
+        }
+        if let frame = pose.timestamps.firstIndex(where: { !$0.isFinite }) {
+            return ("timestamps", "timestamp of frame \(frame) is \(pose.timestamps[frame]), not a finite number")
+        }
+        guard pose.frameRate.isFinite, pose.frameRate > 0 else {
+            return ("@frame_rate", "frame rate \(pose.frameRate) is not a positive finite number")
+        }
+        return nil
     }
 
     /// `metadata` as canonical JSON text (sorted keys).

@@ -5,7 +5,9 @@ import Pose
 extension CacheEntry {
     /// Reads an entry's key and a description of each of its sequences, without their keypoints.
     ///
-    /// Checks what ``init(contentsOf:)`` checks except the keypoint values themselves: the format
+    /// Verifies the file's checksum header first, as ``init(contentsOf:)`` does, so a damaged
+    /// keypoint or chunk is found here although the keypoints are not read; then checks what
+    /// ``init(contentsOf:)`` checks except the keypoint values themselves: the format
     /// and version, that the stored key matches the source hash and fingerprint, the sequence
     /// groups, and the shapes of every `keypoints` (`[T, C, J]`) and `timestamps` (`[T]`)
     /// dataset. Reads the timestamps (8 bytes a frame) for their first and last values.
@@ -15,6 +17,7 @@ extension CacheEntry {
     /// - Throws: The errors of ``init(contentsOf:)``.
     public static func index(contentsOf url: URL) throws -> (key: CacheKey, sequences: [CachedSequence]) {
         let path = url.path
+        try EntryChecksum.verify(fileAt: url)
         do {
             let file = try HDF5File.open(at: url, mode: .readOnly)
             defer { try? file.close() }

@@ -6,7 +6,9 @@ import Pose
 /// ## File layout
 ///
 /// An entry is one HDF5 file, `<cache directory>/<key[0..<2]>/<key>.h5`
-/// (format `actionlab-feature-cache`, version 1):
+/// (format `actionlab-feature-cache`, version 1), whose first 512 bytes are a checksum header in
+/// the HDF5 user block: the SHA-256 and length of the rest of the file, verified before HDF5
+/// parses it (`Sources/FeatureCache/FeatureCache.docc/CacheLayout.md` shows the text).
 ///
 /// Root attributes:
 /// - `format` (string): `"actionlab-feature-cache"`.
@@ -32,8 +34,9 @@ import Pose
 /// - dataset `person_counts` (optional): int64 `[T]`, the number of people the pose estimator
 ///   found in each frame (before the most prominent one was kept); written by video extraction.
 ///
-/// Reading checks `format`, `format_version`, `key` against `source_sha256` and `fingerprint`,
-/// `sequence_count`, and every shape. `Sources/FeatureCache/CacheLayout.md` shows the same
+/// Reading checks the checksum header, then `format`, `format_version`, `key` against
+/// `source_sha256` and `fingerprint`, `sequence_count`, every shape, and that every value read
+/// is finite. `Sources/FeatureCache/CacheLayout.md` shows the same
 /// layout with an h5py example.
 public struct CacheEntry: Sendable, Equatable {
     /// The value of the root `format` attribute.

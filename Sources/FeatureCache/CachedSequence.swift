@@ -49,9 +49,14 @@ public struct CachedSequence: Sendable, Hashable {
 
     /// Reads the sequence's keypoints and timestamps from its entry.
     ///
+    /// The entry's checksum was verified when it was indexed; it is not hashed again for each
+    /// sequence read (a batch reads a few sequences of entries that may be large), but every
+    /// value read is checked to be finite.
+    ///
     /// - Returns: The sequence, equal to the one ``CacheEntry/init(contentsOf:)`` reads.
     /// - Throws: ``FeatureCacheError/hdf5(_:)`` if the file cannot be read (removed since it was
-    ///   indexed, say), ``FeatureCacheError/malformedEntry(file:object:reason:)`` for a wrong shape.
+    ///   indexed, say), ``FeatureCacheError/malformedEntry(file:object:reason:)`` for a wrong shape
+    ///   or a value that is not finite.
     public func read() throws -> LabeledSequence {
         do {
             let file = try HDF5File.open(at: entry, mode: .readOnly)

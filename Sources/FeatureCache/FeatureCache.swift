@@ -12,15 +12,20 @@ import Pose
 /// that store the same key at once each rename a complete file; the last one wins, and since the
 /// key fixes the content, every winner is right.
 ///
-/// A file at an entry's path that cannot be read or validated is treated as a miss: it is
-/// renamed aside to `<key>.h5.corrupt-<UUID>` for inspection and reported to the
-/// `onDiscardedEntry` handler. Temporary files are never read.
+/// Every entry starts with a checksum header (SHA-256 of the rest of the file, see
+/// ``CacheEntry``), verified before HDF5 parses the file. A file at an entry's path that fails
+/// the checksum, cannot be read or fails validation (a wrong shape, a value that is not finite)
+/// is a miss: it is renamed aside to `<key>.h5.corrupt-<UUID>` for inspection, reported once to
+/// the `onDiscardedEntry` handler (``DiscardedEntry``), and the source is imported again. An
+/// entry without a checksum header (written by an earlier ActionLab) is imported again and
+/// replaced rather than trusted: stamping it would vouch for bytes nobody checked, and parsing
+/// it is what a damaged file can crash libhdf5 with. Temporary files are never read.
 ///
 /// Safe to use from several threads and processes at once.
 public final class FeatureCache: Sendable {
     /// The cache's root directory.
     public let directory: URL
-    private let onDiscardedEntry: (@Sendable (URL, FeatureCacheError) -> Void)?
+    private let onDiscardedEntry: (@Sendable (DiscardedEntry) -> Void)?
 
     /// The suffix of files being written.
     public static let temporarySuffix = ".tmp"
@@ -28,11 +33,12 @@ public final class FeatureCache: Sendable {
     /// Opens a cache rooted at `directory`, creating the directory if needed.
     /// - Parameters:
     ///   - directory: the cache's root.
-    ///   - onDiscardedEntry: called with the entry's URL and the reason whenever an unreadable
-    ///     entry is set aside, so a caller can log it.
+    ///   - onDiscardedEntry: called once for each entry that could not be used, after it was
+    ///     moved aside (or left for the import to replace), with what was done, so a caller can
+    ///     log it (its `description` is one line).
     /// - Throws: ``FeatureCacheError/cannotWrite(file:operation:reason:)`` if the directory cannot
     ///   be created.
-    public init(directory: URL, onDiscardedEntry: (@Sendable (URL, FeatureCacheError) -> Void)? = nil) throws {
+    public init(directory: URL, onDiscardedEntry: (@Sendable (DiscardedEntry) -> Void)? = nil) throws {
         self.directory = directory
         self.onDiscardedEntry = onDiscardedEntry
         do {
@@ -54,27 +60,30 @@ public final class FeatureCache: Sendable {
 
     /// The entry stored under `key`, or nil if there is none or it cannot be read.
     ///
-    /// An entry that exists but fails to read or validate (truncated, garbage, another format
-    /// version, a key that does not match its contents) is moved aside and reported, and the
-    /// lookup is a miss.
-    /// - Throws: ``FeatureCacheError/cannotWrite(file:operation:reason:)`` only if an unreadable
-    ///   entry can be neither moved aside nor deleted.
-    public func lookup(key: CacheKey) throws -> CacheEntry? {
-        try lookup(key: key, read: CacheEntry.init(contentsOf:), key: \.key)
+    /// An entry that exists but fails its checksum, to read or to validate (truncated, garbage,
+    /// a flipped byte, another format version, a key that does not match its contents, a value
+    /// that is not finite) is moved aside and reported, and the lookup is a miss.
+    /// - Parameters:
+    ///   - key: The entry's key.
+    ///   - source: The source file the entry is looked up for, named in the report; optional.
+    /// - Throws: ``FeatureCacheError/cannotSetAside(file:source:damage:reason:)`` only if an
+    ///   unusable entry can be neither moved aside nor deleted (a read-only cache).
+    public func lookup(key: CacheKey, source: String? = nil) throws -> CacheEntry? {
+        try lookup(key: key, source: source, read: CacheEntry.init(contentsOf:), key: \.key)
     }
 
     /// The sequences of the entry stored under `key`, without their keypoints, or nil if there
-    /// is none or it cannot be read; an unreadable entry is set aside as in ``lookup(key:)``.
+    /// is none or it cannot be used; an unusable entry is moved aside as in ``lookup(key:source:)``.
     ///
-    /// - Throws: ``FeatureCacheError/cannotWrite(file:operation:reason:)`` only if an unreadable
-    ///   entry can be neither moved aside nor deleted.
-    public func lookupIndex(key: CacheKey) throws -> [CachedSequence]? {
-        try lookup(key: key, read: CacheEntry.index(contentsOf:), key: \.key)?.sequences
+    /// - Throws: ``FeatureCacheError/cannotSetAside(file:source:damage:reason:)`` only if an
+    ///   unusable entry can be neither moved aside nor deleted.
+    public func lookupIndex(key: CacheKey, source: String? = nil) throws -> [CachedSequence]? {
+        try lookup(key: key, source: source, read: CacheEntry.index(contentsOf:), key: \.key)?.sequences
     }
 
-    /// Reads `key`'s entry with `read`, setting an unreadable one (or one for another key) aside.
+    /// Reads `key`'s entry with `read`, setting an unusable one (or one for another key) aside.
     private func lookup<Contents>(
-        key: CacheKey, read: (URL) throws -> Contents, key storedKey: (Contents) -> CacheKey
+        key: CacheKey, source: String?, read: (URL) throws -> Contents, key storedKey: (Contents) -> CacheKey
     ) throws -> Contents? {
         let url = url(for: key)
         guard let identity = FileIdentity(path: url.path) else { return nil }
@@ -86,15 +95,19 @@ public final class FeatureCache: Sendable {
         } catch let error as FeatureCacheError {
             failure = error
         }
-        try discard(url, identity: identity, reason: failure)
+        try discard(url, identity: identity, source: source, reason: failure)
         return nil
     }
 
     /// Stores `entry` under its key, atomically replacing any entry already there.
+    /// The file is built in memory (``CacheEntry/fileContents()``) and written with plain
+    /// `write(2)` calls, so a full disk is one `cannotWrite` error and HDF5 never holds a file
+    /// it failed to flush.
     /// - Throws: ``FeatureCacheError/invalidSequence(id:reason:)`` for an inconsistent sequence,
-    ///   ``FeatureCacheError/hdf5(_:)`` if writing the file fails,
+    ///   ``FeatureCacheError/hdf5(_:)`` if HDF5 fails to build the file,
     ///   ``FeatureCacheError/cannotWrite(file:operation:reason:)`` if creating the folder,
-    ///   `fsync` or `rename` fails. The temporary file is removed on failure.
+    ///   writing (`No space left on device`), `fsync` or `rename` fails. The temporary file is
+    ///   removed on failure.
     public func store(_ entry: CacheEntry) throws {
         let shard = shard(for: entry.key)
         do {
@@ -104,11 +117,7 @@ public final class FeatureCache: Sendable {
         }
         let temporary = shard.appendingPathComponent(
             "\(entry.key.hexDigest).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)\(Self.temporarySuffix)")
-        do {
-            try AtomicFile.replace(url(for: entry.key), temporary: temporary) { try entry.write(to: $0) }
-        } catch let error as AtomicFileError {
-            throw FeatureCacheError.cannotWrite(file: error.path, operation: error.operation, reason: error.reason)
-        }
+        try CacheEntry.writeAtomically(try entry.fileContents(), to: url(for: entry.key), temporary: temporary)
     }
 
     /// Returns the sequences of `source`, from the cache if it holds them, else by calling
@@ -160,9 +169,19 @@ public final class FeatureCache: Sendable {
     ) throws -> (entry: CacheEntry, hit: Bool) {
         let fullFingerprint = fingerprint.adding(layoutName: layoutName, frameRate: frameRate)
         let key = try CacheKey(source: sourceHash, fingerprint: fullFingerprint)
-        if let entry = try lookup(key: key) {
+        if let entry = try lookup(key: key, source: sourcePath) {
             return (entry, true)
         }
+        return (try importAndStore(sourcePath: sourcePath, sourceHash: sourceHash, fingerprint: fullFingerprint,
+            layoutName: layoutName, frameRate: frameRate, importer: importer), false)
+    }
+
+    /// Calls `importer` and stores what it returns under the key of `sourceHash` and
+    /// `fullFingerprint` (which already holds the layout and frame rate).
+    private func importAndStore(
+        sourcePath: String, sourceHash: ContentHash, fingerprint fullFingerprint: ImporterFingerprint, layoutName: String,
+        frameRate: Double, importer: () throws -> ImportedContents
+    ) throws -> CacheEntry {
         let contents = try importer()
         var entry = try CacheEntry(
             sourcePath: sourcePath, sourceHash: sourceHash, fingerprint: fullFingerprint, layoutName: layoutName,
@@ -170,7 +189,7 @@ public final class FeatureCache: Sendable {
         entry.metadata = contents.metadata
         entry.personCounts = contents.personCounts
         try store(entry)
-        return (entry, false)
+        return entry
     }
 
     /// Returns a description of each sequence of `source` without its keypoints, from the cache
@@ -195,11 +214,12 @@ public final class FeatureCache: Sendable {
         let sourceHash = try ContentHash.sha256(ofFileAt: source)
         let fullFingerprint = fingerprint.adding(layoutName: layoutName, frameRate: frameRate)
         let key = try CacheKey(source: sourceHash, fingerprint: fullFingerprint)
-        if let sequences = try lookupIndex(key: key) {
+        if let sequences = try lookupIndex(key: key, source: source.path) {
             return (sequences, key, sourceHash, true)
         }
-        _ = try entry(
-            sourcePath: source.path, sourceHash: sourceHash, fingerprint: fingerprint, layoutName: layoutName,
+        // Not through `entry(...)`: a second lookup would report an unusable entry twice.
+        _ = try importAndStore(
+            sourcePath: source.path, sourceHash: sourceHash, fingerprint: fullFingerprint, layoutName: layoutName,
             frameRate: frameRate
         ) { ImportedContents(sequences: try importer()) }
         return (try CacheEntry.index(contentsOf: url(for: key)).sequences, key, sourceHash, false)
@@ -256,15 +276,27 @@ public final class FeatureCache: Sendable {
         return removed
     }
 
-    /// Moves an unreadable entry aside (or deletes it) unless another writer replaced it since
-    /// it was read, and reports it.
-    private func discard(_ url: URL, identity: FileIdentity, reason: FeatureCacheError) throws {
-        onDiscardedEntry?(url, reason)
+    /// Moves an unusable entry aside (or deletes it) unless another writer replaced it since it
+    /// was read, then reports what was done; an entry without a checksum is left for the import
+    /// to replace.
+    /// - Throws: ``FeatureCacheError/cannotSetAside(file:source:damage:reason:)`` if it can be
+    ///   neither renamed nor deleted; nothing is reported then, since nothing was done.
+    private func discard(_ url: URL, identity: FileIdentity, source: String?, reason: FeatureCacheError) throws {
+        func report(_ disposition: DiscardedEntry.Disposition) {
+            onDiscardedEntry?(DiscardedEntry(entry: url, source: source, reason: reason, disposition: disposition))
+        }
+        if case .unverifiedEntry = reason { return report(.replacedOnImport) }
         // A concurrent store may have renamed a good entry into place after the failed read.
-        guard FileIdentity(path: url.path) == identity else { return }
-        let aside = url.path + ".corrupt-\(UUID().uuidString)"
-        if rename(url.path, aside) == 0 { return }
-        if unlink(url.path) == 0 || errno == ENOENT { return }
-        throw FeatureCacheError.cannotWrite(file: url.path, operation: "discard unreadable entry", reason: String(cString: strerror(errno)))
+        guard FileIdentity(path: url.path) == identity else { return report(.replacedByAnotherWriter) }
+        let aside = URL(fileURLWithPath: url.path + ".corrupt-\(UUID().uuidString)")
+        if rename(url.path, aside.path) == 0 { return report(.movedAside(to: aside)) }
+        let renameError = String(cString: strerror(errno))
+        if unlink(url.path) == 0 { return report(.deleted) }
+        if errno == ENOENT { return report(.replacedByAnotherWriter) }
+        let damage: String = switch reason {
+        case let .damagedEntry(_, why): "damaged: \(why)"
+        default: "\(reason)"
+        }
+        throw FeatureCacheError.cannotSetAside(file: url.path, source: source, damage: damage, reason: renameError)
     }
 }

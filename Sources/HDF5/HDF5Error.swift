@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Every throwing function of this module throws `HDF5Error`. ``kind`` says what failed in terms
 /// a caller can switch over; ``filePath`` and ``objectPath`` locate it; ``hdf5Message`` is the
-/// library's error stack (collected with `H5Ewalk2`), empty when the failure was detected by this
-/// wrapper before calling HDF5.
+/// library's error stack (collected with `H5Ewalk2`) condensed to one line, the API function and
+/// the innermost record, empty when the failure was detected by this wrapper before calling HDF5.
 public struct HDF5Error: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// What kind of operation failed.
     public enum Kind: Equatable, Sendable {
@@ -50,7 +50,9 @@ public struct HDF5Error: Error, Equatable, Sendable, CustomStringConvertible, Lo
     /// The path of the object inside the file (`/sequences/000001/keypoints`), with
     /// `@name` appended for an attribute; nil when the failure concerns the whole file.
     public var objectPath: String?
-    /// HDF5's own error stack, innermost failure last; empty when HDF5 was not called.
+    /// HDF5's own explanation in one line: the API function called and the innermost record of
+    /// its error stack (`H5Dwrite(): H5FD_sec2_write(): file write failed: No space left on
+    /// device (errno 28)`); empty when HDF5 was not called.
     public var hdf5Message: String
 
     /// Creates an error; the module creates these, callers normally only inspect them.

@@ -68,6 +68,64 @@ public final class HDF5File: @unchecked Sendable {
         }
     }
 
+    /// Creates a new HDF5 file that lives in memory only, for writing a whole file and then
+    /// putting its bytes on disk with ordinary `write(2)` calls.
+    ///
+    /// The file uses HDF5's core driver without a backing store (`H5Pset_fapl_core`), so HDF5
+    /// itself never writes to disk: a full disk fails the caller's own write of ``image()``
+    /// with `ENOSPC`, and a failed write can never leave HDF5 holding a half-flushed file (with
+    /// libhdf5 1.10.8 a file whose `H5Fclose` failed on a full disk crashed the process at exit).
+    /// With `userBlockSize` > 0 the file reserves a user block (`H5Pset_userblock`) of that many
+    /// bytes before its superblock; ``image()`` leaves it out, for the caller to fill.
+    /// - Parameters:
+    ///   - name: The name HDF5 uses for the file in messages and for telling open files apart;
+    ///     must differ from every other open file's (use the path the image will be written to).
+    ///   - userBlockSize: 0, or a power of two of at least 512 bytes (the HDF5 format's rule).
+    /// - Returns: The file, open for reading and writing.
+    /// - Throws: ``HDF5Error`` of kind ``HDF5Error/Kind-swift.enum/invalidArgument(_:)`` for a bad
+    ///   user-block size, ``HDF5Error/Kind-swift.enum/cannotCreateFile`` with HDF5's message.
+    public static func createInMemory(name: String, userBlockSize: Int = 0) throws -> HDF5File {
+        let location = HDF5Location(filePath: name, objectPath: nil)
+        guard userBlockSize == 0 || (userBlockSize >= 512 && userBlockSize & (userBlockSize - 1) == 0) else {
+            throw location.error(.invalidArgument("user block size \(userBlockSize) is not 0 or a power of two >= 512"), message: "")
+        }
+        return try HDF5Lock.withLock {
+            let accessList = try makeAccessList(location)
+            defer { _ = H5Pclose(accessList) }
+            try location.check(status: H5Pset_fapl_core(accessList, 1 << 20, false), .libraryCall(function: "H5Pset_fapl_core"))
+            let creationList = try location.check(
+                id: H5Pcreate(actionlab_H5P_FILE_CREATE()), .libraryCall(function: "H5Pcreate"))
+            defer { _ = H5Pclose(creationList) }
+            if userBlockSize > 0 {
+                try location.check(
+                    status: H5Pset_userblock(creationList, hsize_t(userBlockSize)), .libraryCall(function: "H5Pset_userblock"))
+            }
+            let id = H5Fcreate(name, actionlab_H5F_ACC_EXCL(), creationList, accessList)
+            try location.check(id: id, .cannotCreateFile)
+            return HDF5File(url: URL(fileURLWithPath: name), fileID: id, isReadOnly: false)
+        }
+    }
+
+    /// The file's bytes as they would be stored on disk from its superblock on, without any user
+    /// block (`H5Fflush` then `H5Fget_file_image`); for a file made by ``createInMemory(name:userBlockSize:)``.
+    /// - Returns: The image; written after a user block of the size the file was created with,
+    ///   it is a complete HDF5 file.
+    /// - Throws: ``HDF5Error`` of kind ``HDF5Error/Kind-swift.enum/fileClosed`` after ``close()``,
+    ///   ``HDF5Error/Kind-swift.enum/libraryCall(function:)`` naming the HDF5 function that failed.
+    public func image() throws -> Data {
+        try HDF5Lock.withLock {
+            let location = self.location
+            let id = try openID(for: location)
+            try location.check(status: H5Fflush(id, H5F_SCOPE_LOCAL), .cannotCloseFile)
+            let size = H5Fget_file_image(id, nil, 0)
+            guard size >= 0 else { throw location.error(.libraryCall(function: "H5Fget_file_image")) }
+            var image = Data(count: size)
+            let copied = image.withUnsafeMutableBytes { H5Fget_file_image(id, $0.baseAddress, size) }
+            guard copied == size else { throw location.error(.libraryCall(function: "H5Fget_file_image")) }
+            return image
+        }
+    }
+
     /// Opens an existing HDF5 file.
     /// - Parameters:
     ///   - url: a file URL.

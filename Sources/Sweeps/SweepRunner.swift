@@ -213,8 +213,8 @@ public struct SweepRunner {
             let key = DatasetKey(cell)
             if datasets[key] == nil {
                 let log = self.log
-                let cache = try FeatureCache(directory: cell.features.cache) { url, error in
-                    log("warning: \(url.path) was unreadable and was set aside; importing again (\(error))")
+                let cache = try FeatureCache(directory: cell.features.cache) { discarded in
+                    log("warning: \(discarded)")
                 }
                 datasets[key] = try DatasetLoader(configuration: cell, cache: cache, log: log).load()
             }

@@ -25,7 +25,7 @@ enum CheckCommand: Subcommand {
             let configuration = plan.base
             let folder = try parsed.value(of: output).map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? configuration.output.directory.appendingPathComponent(configuration.name).appendingPathComponent("check")
-            let cache = try FeatureCache(directory: configuration.features.cache)
+            let cache = try FeatureCache(directory: configuration.features.cache) { Console.progress("warning: \($0)") }
             Console.progress("checking the videos of \(configuration.name) (extracting what the cache lacks)")
             let check = TrainingDataCheck(configuration: configuration, cache: cache)
             do {

@@ -14,7 +14,7 @@ enum ExtractCommand: Subcommand {
             + "print the cache hits, new extractions and failures; exit status 1 if a video failed (after extracting the rest)",
         discussion: [
             "Progress goes to standard error: a progress bar on a terminal (videos done/total, frames/s, ETA), one "
-                + "line per video otherwise. A cache entry that cannot be read is set aside and extracted again.",
+                + "line per video otherwise. A cache entry that fails its checksum or cannot be read is moved aside, reported and extracted again.",
         ],
         arguments: [manifest])
 
@@ -23,8 +23,8 @@ enum ExtractCommand: Subcommand {
         let status = Console.exitStatus(specification) {
             let parsed = try CommandLineArguments(arguments, for: specification)
             let plan = try ValidateCommand.loadPlan(URL(fileURLWithPath: try parsed.value(of: manifest)))
-            let cache = try FeatureCache(directory: plan.base.features.cache) { url, error in
-                Console.progress("warning: \(url.path) was unreadable and was set aside; extracting again (\(error))")
+            let cache = try FeatureCache(directory: plan.base.features.cache) { discarded in
+                Console.progress("warning: \(discarded)")
             }
             let videos = ManifestVideos(configurations: plan.cells)
             Console.progress("\(videos.videos.count) video\(videos.videos.count == 1 ? "" : "s") to extract into \(cache.directory.path)")

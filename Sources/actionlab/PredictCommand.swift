@@ -78,8 +78,8 @@ enum PredictCommand: Subcommand {
                 holdCount: try parsed.value(of: hold) ?? PostprocessingSettings.standard.holdCount,
                 refractoryTime: try parsed.value(of: refractory) ?? PostprocessingSettings.standard.refractoryTime)
             let cacheFolder = try parsed.value(of: cache).map { URL(fileURLWithPath: $0, isDirectory: true) } ?? configuration.features.cache
-            let featureCache = try FeatureCache(directory: cacheFolder) { url, error in
-                Console.progress("warning: \(url.path) was unreadable and was set aside; importing again (\(error))")
+            let featureCache = try FeatureCache(directory: cacheFolder) { discarded in
+                Console.progress("warning: \(discarded)")
             }
             let run = PredictionRun(
                 model: predictionModel, settings: settings, windowDuration: try parsed.value(of: windowDuration), cache: featureCache,

@@ -1,17 +1,18 @@
 import ActionLabTestSupport
-import FeatureCache
+@testable import FeatureCache
 import Foundation
 import HDF5
 import Pose
 import Testing
 
-/// Sequences with edge-case values (signed zero, NaN, subnormals) to check bit-exact storage.
+/// Sequences with edge-case values (signed zero, the largest finite Float, subnormals) to check
+/// bit-exact storage (NaN and infinities are rejected when stored).
 func sampleSequences(count: Int = 3, frames: Int = 5) -> [LabeledSequence] {
     (0..<count).map { index in
         let t = frames + index
         var keypoints = (0..<(t * 3 * 18)).map { Float($0 % 97) * 0.013 + Float(index) }
         keypoints[0] = -0.0
-        keypoints[1] = .nan
+        keypoints[1] = -.greatestFiniteMagnitude
         keypoints[2] = .leastNonzeroMagnitude
         let sequence = PoseSequence(
             keypoints: keypoints, timestamps: PoseSequence.uniformTimestamps(frameCount: t, frameRate: 29.97),
@@ -89,7 +90,7 @@ final class Counter: @unchecked Sendable {
     func unreadableEntryIsAMissAndIsMovedAside(kind: String) throws {
         let directory = try TemporaryDirectory()
         let discarded = Counter()
-        let cache = try FeatureCache(directory: directory.url) { _, _ in discarded.increment() }
+        let cache = try FeatureCache(directory: directory.url) { _ in discarded.increment() }
         let entry = try makeEntry()
         try cache.store(entry)
         let url = cache.url(for: entry.key)
@@ -105,10 +106,12 @@ final class Counter: @unchecked Sendable {
             let file = try HDF5File.create(at: url)
             try file.root().attributes.write("something-else", named: "format")
             try file.close()
+            try EntryChecksum.stamp(fileAt: url)
         default:
             let file = try HDF5File.open(at: url, mode: .readWrite)
             try file.root().attributes.write(Int64(99), named: "format_version")
             try file.close()
+            try EntryChecksum.stamp(fileAt: url)
         }
         #expect(try cache.lookup(key: entry.key) == nil)
         #expect(discarded.value == 1)
@@ -127,6 +130,7 @@ final class Counter: @unchecked Sendable {
         let file = try HDF5File.open(at: url, mode: .readWrite)
         try file.root().attributes.write(Int64(2), named: "format_version")
         try file.close()
+        try EntryChecksum.stamp(fileAt: url)
         #expect(throws: FeatureCacheError.unsupportedFormatVersion(file: url.path, found: 2)) { try CacheEntry(contentsOf: url) }
     }
 
@@ -154,6 +158,7 @@ final class Counter: @unchecked Sendable {
         for name in ["id", "label", "group"] { try group.attributes.write(name, named: name) }
         try group.attributes.write(29.97, named: "frame_rate")
         try file.close()
+        try EntryChecksum.stamp(fileAt: url)
     }
 
     @Test func handMadeEntryInTheDocumentedLayoutIsReadable() throws {
@@ -187,6 +192,7 @@ final class Counter: @unchecked Sendable {
         let directory = try TemporaryDirectory()
         let url = directory.file("other.h5")
         try HDF5File.create(at: url).close()
+        try EntryChecksum.stamp(fileAt: url)
         #expect(throws: FeatureCacheError.notACacheEntry(file: url.path, format: "")) { try CacheEntry(contentsOf: url) }
     }
 

@@ -50,30 +50,31 @@ public struct Checkpoint {
     }
 
     /// Writes the checkpoint to `url` atomically.
-    /// - Throws: `HDF5Error` if HDF5 cannot write the file, `AtomicFileError` if it cannot be
-    ///   synced or renamed into place, `CheckpointError.reservedMetadataKey` for a metadata key
+    /// - Throws: `HDF5Error` if HDF5 cannot build the file, `AtomicFileError` if it cannot be
+    ///   written (a full disk), synced or renamed into place, `CheckpointError.reservedMetadataKey` for a metadata key
     ///   that collides with the format's own attributes.
     public func write(to url: URL) throws {
         for key in metadata.keys where ["format", "format_version"].contains(key) {
             throw CheckpointError.reservedMetadataKey(key)
         }
-        try AtomicFile.replace(url) { temporary in
-            let file = try HDF5File.create(at: temporary, mode: .failIfExists)
-            let root = try file.root()
-            try root.attributes.write(Self.format, named: "format")
-            try root.attributes.write(Self.formatVersion, named: "format_version")
-            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-                try root.attributes.write(value, named: key)
-            }
-            try Self.writeTensors(model, into: root.createGroup("model"))
-            if let optimizer {
-                try Self.writeTensors(optimizer, into: root.createGroup("optimizer"))
-            }
-            if let bestModel {
-                try Self.writeTensors(bestModel, into: root.createGroup("best_model"))
-            }
-            try file.close()
+        // Built in memory and written with write(2): a full disk fails that write, never an
+        // HDF5 flush (after which libhdf5 1.10.8 crashed the process at exit).
+        let file = try HDF5File.createInMemory(name: AtomicFile.temporaryURL(for: url).path)
+        defer { try? file.close() }
+        let root = try file.root()
+        try root.attributes.write(Self.format, named: "format")
+        try root.attributes.write(Self.formatVersion, named: "format_version")
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            try root.attributes.write(value, named: key)
         }
+        try Self.writeTensors(model, into: root.createGroup("model"))
+        if let optimizer {
+            try Self.writeTensors(optimizer, into: root.createGroup("optimizer"))
+        }
+        if let bestModel {
+            try Self.writeTensors(bestModel, into: root.createGroup("best_model"))
+        }
+        try AtomicFile.write(try file.image(), to: url)
     }
 
     /// Reads a checkpoint written by ``write(to:)``.
