@@ -33,7 +33,12 @@ to the reference without a word (a mutation that changed nothing, such as a bit 
 h5py's write restored). Failing cases are saved under WORK/failures/NNNN/ (mutated entries,
 stderr, what was done). A progress line goes to stderr every 50 cases; the last line of stdout is
 
-    {"kind": "cache", "cases": N, "crashes": 0, "hangs": 0, "changed": 0, "rejected": k, "accepted": m, "seconds": t}
+    {"kind": "cache", "cases": N, "crashes": 0, "hangs": 0, "changed": 0, "rejected": k, "accepted": m,
+     "located": l, "exit_1": e, "seconds": t}
+
+(`located`: rejections whose message names the damaged entry; `exit_1`: rejections where the
+run failed with status 1 instead of re-importing and finishing.) Options as the other fuzzers
+(scripts/fuzz_common.py), plus --data.
 
 Exit status 1 if any case crashed, hung or changed silently. Needs h5py and numpy (run it with
 the project's .venv/bin/python) and the GunPoint files that scripts/setup fetches.
@@ -46,7 +51,12 @@ import random
 import shutil
 import subprocess
 import sys
+import threading
 import time
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fuzz_common as common  # noqa: E402
 
 try:
     import h5py
@@ -67,14 +77,6 @@ def log(message):
     print(f"fuzz-cache: {message}", file=sys.stderr, flush=True)
 
 
-def default_actionlab():
-    for configuration in ("release", "debug"):
-        candidate = os.path.join(ROOT, ".build", configuration, "actionlab")
-        if os.access(candidate, os.X_OK):
-            return candidate
-    return os.path.join(ROOT, ".build", "release", "actionlab")
-
-
 def manifest(data, cache):
     return json.dumps({
         "name": "fuzz-cache",
@@ -91,7 +93,7 @@ def manifest(data, cache):
     }, indent=1)
 
 
-def run(actionlab, folder, data, cache, timeout):
+def run(actionlab, folder, data, cache, timeout, env):
     """Runs one case in `folder`; returns (status or None for a hang, stderr, metrics text or None)."""
     path = os.path.join(folder, "manifest.json5")
     with open(path, "w") as file:
@@ -99,7 +101,7 @@ def run(actionlab, folder, data, cache, timeout):
     output = os.path.join(folder, "out")
     shutil.rmtree(output, ignore_errors=True)
     try:
-        done = subprocess.run([actionlab, "run", path, "--output", output], capture_output=True, timeout=timeout, cwd=folder)
+        done = subprocess.run([actionlab, "run", path, "--output", output], capture_output=True, timeout=timeout, cwd=folder, env=env)
     except subprocess.TimeoutExpired as expired:
         return None, (expired.stderr or b"").decode(errors="replace"), None
     metrics = glob.glob(os.path.join(output, "trials", "*", "metrics.json"))
@@ -214,33 +216,24 @@ def mutate(kind, rng, entries, facts):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--count", type=int, default=500, help="cases (default 500)")
-    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument("--actionlab", default=None, help="the binary (default .build/release/actionlab, else debug)")
-    parser.add_argument("--work", default=os.path.join(ROOT, ".build", "fuzz-cache"), help="work folder (default .build/fuzz-cache)")
-    parser.add_argument("--data", default=os.environ.get("ACTIONLAB_DATA", os.path.join(ROOT, "data")),
-                        help="the data folder holding uea/GunPoint (default $ACTIONLAB_DATA, else data/)")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds before a case counts as a hang (default 10)")
-    arguments = parser.parse_args()
-    actionlab = os.path.abspath(arguments.actionlab or default_actionlab())
-    if not os.access(actionlab, os.X_OK):
-        sys.exit(f"fuzz-cache: no actionlab at {actionlab}; build it (swift build -c release) or pass --actionlab")
+    arguments = common.arguments("cache", 500, __doc__.split("\n")[0], lambda parser: parser.add_argument(
+        "--data", default=os.environ.get("ACTIONLAB_DATA", os.path.join(ROOT, "data")),
+        help="the data folder holding uea/GunPoint (default $ACTIONLAB_DATA, else data/)"))
+    actionlab = str(common.actionlab_binary(arguments.actionlab))
+    env = common.environment(Path(actionlab))
     data = os.path.abspath(arguments.data)
     if not os.path.exists(os.path.join(data, "uea/GunPoint/GunPoint_TRAIN.ts")):
         sys.exit(f"fuzz-cache: {data}/uea/GunPoint is missing; run scripts/setup or pass --data")
-    work = os.path.abspath(arguments.work)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    work = str(common.work_folder(arguments.work, "cache"))
     started = time.monotonic()
 
     reference_folder = os.path.join(work, "reference")
     os.makedirs(reference_folder)
     reference_cache = os.path.join(reference_folder, "cache")
-    status, errors, reference = run(actionlab, reference_folder, data, reference_cache, 60)
+    status, errors, reference = run(actionlab, reference_folder, data, reference_cache, 60, env)
     if status != 0 or reference is None:
         sys.exit(f"fuzz-cache: the reference run failed (status {status}):\n{errors}")
-    status, errors, again = run(actionlab, reference_folder, data, reference_cache, 60)
+    status, errors, again = run(actionlab, reference_folder, data, reference_cache, 60, env)
     if again != reference or "cache entry" in errors:
         sys.exit("fuzz-cache: a rerun on the reference cache differs from the first run; results are not comparable")
     entries = sorted(glob.glob(os.path.join(reference_cache, "*", "*.h5")))
@@ -249,25 +242,28 @@ def main():
     facts = {os.path.relpath(entry, reference_cache): {"spans": dataset_offsets(entry)} for entry in entries}
     log(f"reference: {actionlab}, 2 entries, {time.monotonic() - started:.1f} s; {arguments.count} cases, seed {arguments.seed}")
 
+    # Every case's mutation is drawn up front from one generator, so a seed gives the same cases
+    # whatever --jobs is.
     rng = random.Random(arguments.seed)
     kinds = [kind for kind, weight in KINDS for _ in range(weight)]
-    counts = {"crashes": 0, "hangs": 0, "changed": 0, "rejected": 0, "accepted": 0}
-    errors_exits = 0
-    case_folder = os.path.join(work, "case")
-    for case in range(arguments.count):
-        shutil.rmtree(case_folder, ignore_errors=True)
+    cases = [(case, rng.choice(kinds), random.Random(rng.getrandbits(64))) for case in range(arguments.count)]
+    counts = {"crashes": 0, "hangs": 0, "changed": 0, "rejected": 0, "accepted": 0, "located": 0, "exit_1": 0}
+    lock = threading.Lock()
+
+    def job(item):
+        case, kind, case_rng = item
+        case_folder = os.path.join(work, f"case-{case}")
         os.makedirs(case_folder)
         cache = os.path.join(case_folder, "cache")
         shutil.copytree(reference_cache, cache)
         case_entries = [os.path.join(cache, relative) for relative in facts]
         case_facts = {os.path.join(cache, relative): value for relative, value in facts.items()}
-        kind = rng.choice(kinds)
         try:
-            description = mutate(kind, rng, case_entries, case_facts)
+            description = mutate(kind, case_rng, case_entries, case_facts)
         except (OSError, KeyError, ValueError) as error:  # h5py could not open an already odd file
             description = f"{kind}: mutation failed ({error})"
         mutated = {path: open(path, "rb").read() if os.path.exists(path) else b"" for path in case_entries}
-        status, errors, metrics = run(actionlab, case_folder, data, cache, arguments.timeout)
+        status, errors, metrics = run(actionlab, case_folder, data, cache, arguments.timeout, env)
         warned = "cache entry '" in errors or "feature cache:" in errors
         if status is None:
             verdict = "hangs"
@@ -277,24 +273,30 @@ def main():
             verdict = "changed"
         elif warned or status != 0:
             verdict = "rejected"
-            if status != 0:
-                errors_exits += 1
         else:
             verdict = "accepted"
-        counts[verdict] += 1
-        if verdict in ("crashes", "hangs", "changed"):
-            failure = os.path.join(work, "failures", f"{case:04d}")
-            os.makedirs(failure)
-            for path, content in mutated.items():
-                with open(os.path.join(failure, os.path.basename(path)), "wb") as file:
-                    file.write(content)
-            with open(os.path.join(failure, "case.txt"), "w") as file:
-                file.write(f"{verdict}: {kind}: {description}\nstatus: {status}\n\n{errors}")
-            log(f"case {case}: {verdict} ({kind}: {description}), status {status}; saved in {failure}")
-        if (case + 1) % 50 == 0 or case + 1 == arguments.count:
-            log(f"{case + 1}/{arguments.count} cases, {time.monotonic() - started:.0f} s: "
-                + ", ".join(f"{value} {key}" for key, value in counts.items()) + f" ({errors_exits} rejected with exit 1)")
-    shutil.rmtree(case_folder, ignore_errors=True)
+        with lock:
+            counts[verdict] += 1
+            if verdict == "rejected":
+                counts["exit_1"] += status != 0
+                # The warning or error names the damaged entry's file.
+                counts["located"] += any(os.path.basename(path)[:16] in errors for path in case_entries)
+            if verdict in ("crashes", "hangs", "changed"):
+                failure = os.path.join(work, "failures", f"{case:04d}")
+                os.makedirs(failure)
+                for path, content in mutated.items():
+                    with open(os.path.join(failure, os.path.basename(path)), "wb") as file:
+                        file.write(content)
+                with open(os.path.join(failure, "case.txt"), "w") as file:
+                    file.write(f"{verdict}: {kind}: {description}\nstatus: {status}\n\n{errors}")
+                log(f"case {case}: {verdict} ({kind}: {description}), status {status}; saved in {failure}")
+            done = sum(counts[key] for key in ("crashes", "hangs", "changed", "rejected", "accepted"))
+            if done % 50 == 0 or done == arguments.count:
+                log(f"{done}/{arguments.count} cases, {time.monotonic() - started:.0f} s: "
+                    + ", ".join(f"{value} {key}" for key, value in counts.items()))
+        shutil.rmtree(case_folder, ignore_errors=True)
+
+    common.run_all(cases, job, arguments.jobs)
     result = {"kind": "cache", "cases": arguments.count, **counts, "seconds": round(time.monotonic() - started, 1)}
     print(json.dumps(result))
     return 1 if counts["crashes"] or counts["hangs"] or counts["changed"] else 0

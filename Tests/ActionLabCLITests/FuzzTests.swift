@@ -47,15 +47,13 @@ import Testing
         for result in results {
             #expect(result.cases == expectedCases[result.kind], "\(result.kind)")
             #expect(result.crashes == 0 && result.hangs == 0 && result.changed == 0, "\(result.kind): \(logText.suffix(4000))")
-            // The mutations reach both sides of the checks: some inputs pass, some are rejected.
-            #expect(result.accepted > 0 && result.rejected > 0, "\(result.kind)")
-        }
-        // Rejected manifests point at file, line and column; rejected data files name the file.
-        if let manifests = results.first(where: { $0.kind == "manifests" }) {
-            #expect(Double(manifests.located) >= 0.9 * Double(manifests.rejected), "\(manifests.located) of \(manifests.rejected)")
-        }
-        if let data = results.first(where: { $0.kind == "data" }) {
-            #expect(Double(data.located) >= 0.9 * Double(data.rejected), "\(data.located) of \(data.rejected)")
+            #expect(result.rejected > 0, "\(result.kind)")
+            // Manifests and data files reach both sides of the checks; a damaged cache entry is
+            // always reported (and imported again), so there nothing passes unremarked.
+            if result.kind != "cache" { #expect(result.accepted > 0, "\(result.kind)") }
+            // Rejected manifests point at file, line and column; rejected data files name the
+            // file; a damaged cache entry's warning names the entry.
+            #expect(Double(result.located) >= 0.9 * Double(result.rejected), "\(result.kind): \(result.located) of \(result.rejected)")
         }
     }
 }
