@@ -82,6 +82,16 @@ extension ExperimentConfiguration: ManifestSection {
         configuration.dataset = dataset ?? DatasetConfiguration(sources: [])
         configuration.windows = windows ?? WindowConfiguration(size: 1, frameRate: features.frameRate)
         configuration.model = model ?? ModelConfiguration()
+        // Sizes that failed their own checks are reported already and would only repeat here.
+        if model != nil, windows != nil, reading.outcome(\.training) != .invalid {
+            let batchKey = TrainingConfiguration.key(\.batchSize)
+            let batchNode = reading.node(\.training).flatMap { training in
+                training.value.objectMembers?.first { $0.key == batchKey }.map {
+                    training.child($0.value, at: training.path.appending(key: batchKey))
+                }
+            }
+            configuration.checkTrainingMemory(model: reading.node(\.model) ?? object.node, batch: batchNode)
+        }
         self = configuration
     }
 

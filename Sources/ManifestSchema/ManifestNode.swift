@@ -66,6 +66,15 @@ package struct ManifestNode {
             report("value out of range: expected a number\(bounds.description), found \(JSON5Number(number))")
             return nil
         }
+        // Training computes in Float32: a number that is finite as a Double but infinite or 0 as
+        // a Float (a learning rate of 1e308, a clip norm of 1e-50) is not the value written.
+        let float = Float(number)
+        guard float.isFinite, number == 0 || abs(float) >= Float.leastNormalMagnitude else {
+            report(
+                "value out of range: expected a number a 32-bit float holds (magnitude at most "
+                    + "\(Float.greatestFiniteMagnitude) and, unless 0, at least \(Float.leastNormalMagnitude)), found \(JSON5Number(number)); keypoints, weights and losses are Float32")
+            return nil
+        }
         return number
     }
 

@@ -1,0 +1,84 @@
+import Foundation
+import Manifest
+import ManifestSchema
+import Testing
+
+/// Extreme values `validate` must reject at their JSON path rather than let `run` trap or
+/// allocate past the machine (issue 15, items 6 and 7).
+@Suite struct ManifestLimitsTests {
+    let fixture: ManifestFixture
+
+    init() throws {
+        fixture = try ManifestFixture()
+    }
+
+    /// A duration × frame rate beyond an `Int` trapped (SIGILL) when converted to a window size.
+    @Test(arguments: [
+        ("windows: { frameRate: 5e18 }", "windows.frameRate", "(2 s at "),
+        ("features: { frameRate: 5e18 }", "windows", "(2 s at "),
+        ("windows: { duration: 1e18 }", "windows.duration", "(1"),
+        ("windows: { duration: 1e30, frameRate: 1e10 }", "windows.duration", "(1"),
+        ("windows: { size: 20000 }", "windows.size", "is more than"),
+    ])
+    func windowBeyondTheLimitIsReportedAtItsKey(member: String, path: String, detail: String) {
+        let issues = fixture.issues(ManifestFixture.minimal(member))
+        #expect(issues.map(\.path) == [path])
+        let message = issues.first?.message ?? ""
+        #expect(message.hasPrefix("value out of range: a window of "), "\(issues)")
+        #expect(message.contains(" frames " + detail), "\(issues)")
+        #expect(message.contains("more than 10000"))
+    }
+
+    @Test func overflowingWindowNamesFileLineAndColumn() {
+        let error = #expect(throws: ManifestError.self) { try fixture.parse(ManifestFixture.minimal("windows: { duration: 1e18 }")) }
+        #expect(error?.description.hasPrefix("experiments/x.json5:4:24: windows.duration: value out of range:") == true, "\(String(describing: error))")
+    }
+
+    /// Numbers finite as a Double but infinite or 0 as the trainer's Float: the loss became NaN,
+    /// or the clip norm failed a precondition.
+    @Test(arguments: [
+        ("training: { learningRate: 1e308 }", "training.learningRate"),
+        ("training: { weightDecay: 1e308 }", "training.weightDecay"),
+        ("training: { gradientClipNorm: 1e-50 }", "training.gradientClipNorm"),
+        ("training: { classWeights: { walk: 1e308 } }", "training.classWeights.walk"),
+    ])
+    func numberAFloatCannotHoldIsRejected(member: String, path: String) {
+        let issues = fixture.issues(ManifestFixture.minimal(member))
+        #expect(issues.map(\.path) == [path])
+        #expect(issues.first?.message.contains("a 32-bit float holds") == true, "\(issues)")
+    }
+
+    @Test func zeroAndOrdinaryNumbersStayValid() throws {
+        let configuration = try fixture.parse(ManifestFixture.minimal("training: { weightDecay: 0, learningRate: 1e-30 }"))
+        #expect(configuration.training.weightDecay == 0)
+        #expect(configuration.training.learningRate == 1e-30)
+    }
+
+    /// `hiddenUnits` of 2^62 overflowed the layer's weight count when the model was built.
+    @Test func modelSizeThatOverflowsAnIntegerIsRejected() {
+        let issues = fixture.issues(ManifestFixture.minimal("model: { kind: 'mlp', hiddenUnits: 4611686018427387904 }"))
+        #expect(issues.map(\.path) == ["model"])
+        #expect(issues.first?.message.contains("overflows a 64-bit integer") == true, "\(issues)")
+    }
+
+    /// Channels whose training needs more memory than the machine has aborted in an allocation.
+    @Test(arguments: [
+        "model: { kind: 'tcn', channels: [100000000, 64], kernelSizes: [3, 3] }",
+        "model: { kind: 'mlp', hiddenUnits: 1000000000000 }",
+        "training: { batchSize: 1000000000000 }",
+    ])
+    func modelTheMachineCannotHoldIsRejectedWithTheNumbers(member: String) {
+        let issues = fixture.issues(ManifestFixture.minimal(member))
+        #expect(issues.map(\.path) == [member.hasPrefix("model") ? "model" : "training.batchSize"])
+        let message = issues.first?.message ?? ""
+        #expect(message.contains("more than this machine's"), "\(issues)")
+        #expect(message.contains(" parameters × 4 copies + ") && message.contains(" GB "))
+    }
+
+    @Test func defaultModelFitsInMemory() throws {
+        let configuration = try fixture.parse(ManifestFixture.minimal())
+        let estimate = try #require(configuration.model.memoryEstimate(
+            layout: configuration.features.layout, windowSize: configuration.windows.size, classCount: 2))
+        #expect(try #require(estimate.trainingBytes(batchSize: configuration.training.batchSize)) < 1_000_000_000)
+    }
+}
