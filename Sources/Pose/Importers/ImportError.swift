@@ -82,6 +82,9 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case columnMismatch(layout: String, missing: [String], unknown: [String], duplicated: [String])
         /// A timestamp is not greater than the previous one (seconds).
         case nonIncreasingTimestamp(previous: Double, found: Double)
+        /// A timestamp is so far after the previous one (seconds) that resampling the gap at the
+        /// file's frame rate would fill `frames` frames, more than `PoseSequence.maximumFramesPerGap`.
+        case timestampGapTooLong(previous: Double, found: Double, frames: Double)
         /// The file has a header but no sequences or frames.
         case noData
         /// A JSON file is not valid JSON; `reason` is the parser's message.
@@ -151,6 +154,9 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "joint and channel, plus an optional 'timestamp'): \(parts.joined(separator: "; "))"
         case let .nonIncreasingTimestamp(previous, found):
             return "timestamps must increase: expected more than \(previous) s, found \(found) s"
+        case let .timestampGapTooLong(previous, found, frames):
+            return "timestamp \(found) s is too far after the previous one (\(previous) s): resampling the gap would fill "
+                + "\(frames) frames, more than \(PoseSequence.maximumFramesPerGap); check the timestamp column (seconds)"
         case .noData:
             return "no data: expected at least one data row after the header"
         case let .invalidJSON(reason):
