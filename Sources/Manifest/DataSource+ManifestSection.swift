@@ -166,7 +166,7 @@ extension DataSource: ManifestSection {
         guard let url = node.resolvedPath() else { return nil }
         guard isGlob(url.path) else {
             guard FileManager.default.fileExists(atPath: url.path) || missingDataHint(url.path).isEmpty else {
-                node.report("missing file: no file or directory at \(url.path)" + missingDataHint(url.path))
+                node.report("missing file: no file or directory at \(EchoedText.shortened(url.path, maximumLength: EchoedText.maximumPathLength))" + missingDataHint(url.path))
                 return nil
             }
             return node.existingItem()

@@ -113,7 +113,7 @@ extension ExperimentConfiguration: ManifestSection {
         guard nameLengths.contains(name.unicodeScalars.count), name.unicodeScalars.allSatisfy(nameCharacters.contains) else {
             node.report(
                 "value out of range: expected \(nameLengths.lowerBound) to \(nameLengths.upperBound) characters of A-Z, a-z, 0-9, "
-                    + "'.', '_' and '-', found '\(name)'")
+                    + "'.', '_' and '-', found '\(EchoedText.shortened(name))'")
             return nil
         }
         return name

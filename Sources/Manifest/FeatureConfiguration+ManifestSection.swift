@@ -37,7 +37,7 @@ extension FeatureConfiguration: ManifestSection {
             if let layout = SkeletonLayout.builtIn(named: name) { return layout }
             let suggestion = SpellingSuggestion.nearest(to: name, in: builtInNames).map { "; did you mean '\($0)'?" } ?? ""
             node.report(
-                "unknown value '\(name)'; expected one of \(builtInNames.map { "'\($0)'" }.joined(separator: ", ")) "
+                "unknown value '\(EchoedText.shortened(name))'; expected one of \(builtInNames.map { "'\($0)'" }.joined(separator: ", ")) "
                     + "or an object declaring a layout" + suggestion)
             return nil
         }

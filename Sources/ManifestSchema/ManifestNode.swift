@@ -107,7 +107,7 @@ package struct ManifestNode {
         guard names.contains(string) else {
             let suggestion = SpellingSuggestion.nearest(to: string, in: names)
             let allowed = names.map { "'\($0)'" }.joined(separator: ", ")
-            report("unknown value '\(string)'; expected one of \(allowed)" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+            report("unknown value '\(EchoedText.shortened(string))'; expected one of \(allowed)" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
             return nil
         }
         return string
@@ -128,7 +128,7 @@ package struct ManifestNode {
         guard let url = resolvedPath() else { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            report("missing file: no file or directory at \(url.path)")
+            report("missing file: no file or directory at \(EchoedText.shortened(url.path, maximumLength: EchoedText.maximumPathLength))")
             return nil
         }
         return (url, isDirectory.boolValue)

@@ -82,3 +82,36 @@ import Testing
         #expect(try #require(estimate.trainingBytes(batchSize: configuration.training.batchSize)) < 1_000_000_000)
     }
 }
+
+/// Long values are not echoed whole (issue 15, item 9).
+@Suite struct ManifestEchoTests {
+    let fixture: ManifestFixture
+
+    init() throws {
+        fixture = try ManifestFixture()
+    }
+
+    static let long = String(repeating: "x", count: 100_000)
+
+    /// Each member's text, with `LONG` standing for 100,000 characters, and the issue's path.
+    @Test(arguments: [
+        ("{ name: 'LONG', dataset: { sources: [{ format: 'uea', path: 'data/train.ts' }] } }", "name"),
+        ("features: { layout: 'LONG' }", "features.layout"),
+        ("model: { kind: 'LONG' }", "model.kind"),
+        ("LONG: 1", "[\"" + String(repeating: "x", count: 60) + "… (100000 characters)\"]"),
+    ])
+    func longValueIsShortenedInTheMessage(member: String, path: String) {
+        let text = member.replacingOccurrences(of: "LONG", with: Self.long)
+        let issues = fixture.issues(text.hasPrefix("{") ? text : ManifestFixture.minimal(text))
+        #expect(issues.map(\.path) == [path])
+        let description = issues.first?.description ?? ""
+        #expect(description.count < 400, "\(description.prefix(200))")
+        #expect(description.contains("… (100000 characters)"), "\(description.prefix(200))")
+    }
+
+    @Test func missingFileOfALongPathIsShortened() {
+        let issues = fixture.issues("{ name: 'x', dataset: { sources: [{ format: 'uea', path: '/\(Self.long)' }] } }")
+        #expect(issues.map(\.path) == ["dataset.sources[0].path"])
+        #expect((issues.first?.message.count ?? .max) < 4200)
+    }
+}
