@@ -116,8 +116,16 @@ package struct ManifestNode {
     // MARK: - Paths
 
     /// The value as a path, resolved against the base directory; it need not exist.
+    ///
+    /// A path holding the NUL character is reported: no file system path can (POSIX), and
+    /// `URL` would silently write it as `%00`.
     package func resolvedPath() -> URL? {
-        nonEmptyString().map(diagnostics.resolve)
+        guard let path = nonEmptyString() else { return nil }
+        guard !path.unicodeScalars.contains("\u{0}") else {
+            report("value out of range: a path cannot contain the NUL character (\\u0000); remove it")
+            return nil
+        }
+        return diagnostics.resolve(path)
     }
 
     /// The value as the resolved path of an existing file or directory.

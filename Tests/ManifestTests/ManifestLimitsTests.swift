@@ -115,3 +115,29 @@ import Testing
         #expect((issues.first?.message.count ?? .max) < 4200)
     }
 }
+
+/// Smaller input problems (issue 15, item 15).
+@Suite struct ManifestInputTests {
+    let fixture: ManifestFixture
+
+    init() throws {
+        fixture = try ManifestFixture()
+    }
+
+    /// Before: `/tmp/a\u0000b` became the folder `/tmp/a%00b` without a word.
+    @Test(arguments: ["output: { directory: 'reports/a\\u0000b' }", "features: { cache: 'cache\\u0000' }"])
+    func pathWithANulIsRejectedAtItsKey(member: String) {
+        let issues = fixture.issues(ManifestFixture.minimal(member))
+        #expect(issues.map(\.path) == [member.hasPrefix("output") ? "output.directory" : "features.cache"])
+        #expect(issues.first?.message.contains("NUL character") == true, "\(issues)")
+    }
+
+    /// A UTF-8 byte order mark before the manifest is whitespace (JSON5 5.2), not echoed.
+    @Test func byteOrderMarkBeforeTheManifestIsSkipped() throws {
+        let configuration = try fixture.parse("\u{FEFF}" + ManifestFixture.minimal())
+        #expect(configuration.name == "x")
+        let issues = fixture.issues("\u{FEFF}" + ManifestFixture.minimal("training: { epochs: 0 }"))
+        #expect(issues.map(\.description) == ["training.epochs: value out of range: expected an integer in [1, 100000], found 0"])
+        #expect(issues.first?.line == 4 && issues.first?.column == 23)
+    }
+}

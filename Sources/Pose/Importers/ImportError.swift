@@ -140,7 +140,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "ActionLab needs finite values"
         case let .missingValue(sampleID, location):
             return "sample '\(sampleID)': missing value '?' at \(location); ActionLab does not allow "
-                + "missing values (NaN), fill or drop the series first"
+                + "missing values (NaN), fill or drop the series first (README, 'Manifest reference', format \"uea\")"
         case let .undeclaredLabel(found, declared):
             return "class label '\(found)' is not declared in @classLabel (\(declared.joined(separator: " ")))"
         case .missingLabel:
