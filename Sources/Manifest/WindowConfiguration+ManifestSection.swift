@@ -9,7 +9,7 @@ extension WindowConfiguration: ManifestSection {
 
     package static var settings: [Setting<WindowConfiguration>] {
         [
-            Setting("frameRate", \.frameRate, .number(.positive), "windows are built at this rate; other rates are resampled on timestamps")
+            Setting("frameRate", \.frameRate, .number(WindowConfiguration.frameRateBounds), "windows are built at this rate; other rates are resampled on timestamps")
                 .defaultText("`features.frameRate`"),
             .derived("duration", \.actionDuration, .number(.positive),
                      "action duration in seconds; give `duration` or `size` (or both, if they agree)"),

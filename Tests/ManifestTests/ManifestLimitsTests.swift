@@ -14,10 +14,10 @@ import Testing
 
     /// A duration × frame rate beyond an `Int` trapped (SIGILL) when converted to a window size.
     @Test(arguments: [
-        ("windows: { frameRate: 5e18 }", "windows.frameRate", "(2 s at "),
-        ("features: { frameRate: 5e18 }", "windows", "(2 s at "),
+        ("windows: { frameRate: 1000000 }", "windows.frameRate", "(2 s at "),
+        ("features: { frameRate: 1000000 }", "windows", "(2 s at "),
         ("windows: { duration: 1e18 }", "windows.duration", "(1"),
-        ("windows: { duration: 1e30, frameRate: 1e10 }", "windows.duration", "(1"),
+        ("windows: { duration: 1e30 }", "windows.duration", "(1"),
         ("windows: { size: 20000 }", "windows.size", "is more than"),
     ])
     func windowBeyondTheLimitIsReportedAtItsKey(member: String, path: String, detail: String) {
@@ -27,6 +27,16 @@ import Testing
         #expect(message.hasPrefix("value out of range: a window of "), "\(issues)")
         #expect(message.contains(" frames " + detail), "\(issues)")
         #expect(message.contains("more than 10000"))
+    }
+
+    /// A frame rate of 5e18 passed with a stated size, then resampling made 5e19 frames.
+    @Test(arguments: ["windows: { frameRate: 5e18, size: 10 }", "features: { frameRate: 5e18 }",
+                      "dataset: { sources: [{ format: 'uea', path: 'data/train.ts', frameRate: 1e7 }] }"])
+    func frameRateBeyondTheGapRuleIsRejected(member: String) {
+        let issues = fixture.issues(member.hasPrefix("dataset") ? "{ name: 'x', \(member) }" : ManifestFixture.minimal(member))
+        #expect(issues.count == 1)
+        #expect(issues.first?.path.hasSuffix("frameRate") == true, "\(issues)")
+        #expect(issues.first?.message.hasPrefix("value out of range: expected a number in (0, 1000000], found ") == true, "\(issues)")
     }
 
     @Test func overflowingWindowNamesFileLineAndColumn() {
