@@ -146,7 +146,7 @@ public struct SweepSummary {
             guard let divergence = outcome.diverged else { continue }
             table.append([
                 "[\(outcome.id)](trials/\(outcome.id)/)", "\(outcome.seed)", "\(divergence.epoch)",
-                divergence.batch.map { "\($0)" } ?? "", divergence.split, "\(divergence.loss)",
+                divergence.batch.map { "\($0)" } ?? "", divergence.split, divergence.lossText,
             ])
         }
         return "**\(diverged.count) of \(plan.trials.count) trials diverged**: the loss became non-finite and training stopped at "

@@ -42,6 +42,7 @@ import Training
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("weights.h5").path))
         let marker = try String(contentsOf: folder.appendingPathComponent(TrialRunner.completionMarker), encoding: .utf8)
         #expect(marker.contains("\"diverged\""))
+        #expect(["nan", "inf", "-inf"].contains { marker.contains("\"loss\" : \"\($0)\"") }, "\(marker)")
         #expect(TrialRunner.outcome(of: trial, in: scratch.url) == outcome, "the marker reads back, NaN and all")
 
         let leaderboard = Leaderboard(metric: plan.sweep.selection, parameters: [], outcomes: [outcome], timings: [:])

@@ -45,7 +45,7 @@ public struct Divergence: Sendable, Equatable, Codable, CustomStringConvertible 
         try container.encode(epoch, forKey: .epoch)
         try container.encodeIfPresent(batch, forKey: .batch)
         try container.encode(split, forKey: .split)
-        try container.encode("\(loss)", forKey: .loss)
+        try container.encode(lossText, forKey: .loss)
     }
 
     /// Equal when every field is, NaN losses equal to each other.
@@ -54,8 +54,11 @@ public struct Divergence: Sendable, Equatable, Codable, CustomStringConvertible 
             && (lhs.loss == rhs.loss || (lhs.loss.isNaN && rhs.loss.isNaN))
     }
 
+    /// The loss as written: `nan` (whatever the sign bit), `inf` or `-inf`.
+    public var lossText: String { loss.isNaN ? "nan" : "\(loss)" }
+
     /// One line for logs and reports: `loss nan in epoch 3, batch 2 (train)`.
     public var description: String {
-        "loss \(loss) in epoch \(epoch)" + (batch.map { ", batch \($0)" } ?? "") + " (\(split))"
+        "loss \(lossText) in epoch \(epoch)" + (batch.map { ", batch \($0)" } ?? "") + " (\(split))"
     }
 }
