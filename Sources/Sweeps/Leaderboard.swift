@@ -87,14 +87,14 @@ public struct Leaderboard: Sendable {
 
     /// `leaderboard.csv`: `rank, cell, <swept parameters>, seeds, seed_values, selection_<metric>`,
     /// then mean and std of each score and of the validation loss (the first tie-break), mean best
-    /// epoch, mean training seconds and `diverged_seeds`. `seeds` is the number of finished seeds,
+    /// epoch, `diverged_seeds` and mean training seconds. `seeds` is the number of finished seeds,
     /// `seed_values` those seeds, space-separated (`1 2 3`); the means are over the seeds that
     /// did not diverge, and `diverged_seeds` lists those that did (loss non-finite, not scored).
-    /// Only `training_seconds_mean` depends on the machine's speed.
+    /// Only the last column depends on the machine's speed.
     public var csvTable: Table {
         var header = ["rank", "cell"] + parameters + ["seeds", "seed_values", "selection_\(metric.rawValue.replacingOccurrences(of: ".", with: "_"))"]
         for column in Self.scoreColumns { header += ["\(column.name)_mean", "\(column.name)_std"] }
-        header += ["validation_loss_mean", "validation_loss_std", "best_epoch_mean", "training_seconds_mean", "diverged_seeds"]
+        header += ["validation_loss_mean", "validation_loss_std", "best_epoch_mean", "diverged_seeds", "training_seconds_mean"]
         var table = Table(header: header)
         for (rank, row) in rows.enumerated() {
             var cells = ["\(rank + 1)", "\(row.cell)"] + parameters.map { path in
@@ -112,9 +112,9 @@ public struct Leaderboard: Sendable {
             let loss = row.statistics { $0.splits["validation"]?.loss }
             cells += [loss.map { NumberFormat.exact($0.mean) } ?? "", loss.map { NumberFormat.exact($0.standardDeviation) } ?? ""]
             cells.append(row.statistics { $0.bestEpoch.map(Double.init) }.map { NumberFormat.exact($0.mean) } ?? "")
+            cells.append(row.diverged.map { "\($0.seed)" }.joined(separator: " "))
             let seconds = row.timings.compactMap { $0?.trainingSeconds }
             cells.append(seconds.isEmpty ? "" : NumberFormat.fixed(Statistics(seconds).mean, digits: 3))
-            cells.append(row.diverged.map { "\($0.seed)" }.joined(separator: " "))
             table.append(cells)
         }
         return table

@@ -47,8 +47,8 @@ import Training
 
         let leaderboard = Leaderboard(metric: plan.sweep.selection, parameters: [], outcomes: [outcome], timings: [:])
         let csv = leaderboard.csvTable.csv
-        #expect(csv.split(separator: "\n").first?.hasSuffix(",diverged_seeds") == true)
-        #expect(csv.split(separator: "\n").last?.hasSuffix(",1") == true, "\(csv)")
+        #expect(csv.split(separator: "\n").first?.hasSuffix(",diverged_seeds,training_seconds_mean") == true)
+        #expect(csv.split(separator: "\n").last?.hasSuffix(",1,") == true, "\(csv)")
         #expect(leaderboard.markdownTable.markdown.contains("1 (1 diverged)"))
         let summary = SweepSummary(plan: plan, leaderboard: leaderboard, missing: 0).markdown
         #expect(summary.contains("**1 of 1 trials diverged**"), "\(summary)")
