@@ -54,7 +54,7 @@ struct JSON5Parser {
             default:
                 throw JSON5Error(
                     filePath: filePath, location: start,
-                    message: "expected a value, found '\(word)' (strings need quotes)")
+                    message: "expected a value, found '\(EchoedText.shortened(word))' (strings need quotes)")
             }
         }
     }
@@ -73,11 +73,11 @@ struct JSON5Parser {
             if let first = keyLocations[key] {
                 throw JSON5Error(
                     filePath: filePath, location: keyLocation,
-                    message: "duplicate key '\(key)' (first defined at \(first))")
+                    message: "duplicate key '\(EchoedText.shortened(key))' (first defined at \(first))")
             }
             keyLocations[key] = keyLocation
             try skipWhitespaceAndComments()
-            guard current == ":" else { throw error("expected ':' after key '\(key)', found \(describeCurrent())") }
+            guard current == ":" else { throw error("expected ':' after key '\(EchoedText.shortened(key))', found \(describeCurrent())") }
             advance()
             try skipWhitespaceAndComments()
             let value = try parseValue()
@@ -342,7 +342,7 @@ struct JSON5Parser {
         if integerDigits.count > 1, integerDigits.hasPrefix("0") {
             throw JSON5Error(
                 filePath: filePath, location: start,
-                message: "expected a number without leading zeros, found '\(integerDigits)'")
+                message: "expected a number without leading zeros, found '\(EchoedText.shortened(integerDigits))'")
         }
         var fractionDigits: String?
         if current == "." {
@@ -367,7 +367,7 @@ struct JSON5Parser {
         var text = (isNegative ? "-" : "") + (integerDigits.isEmpty ? "0" : integerDigits)
         if let fractionDigits, !fractionDigits.isEmpty { text += "." + fractionDigits }
         if let exponent { text += "e" + exponent }
-        guard let value = Double(text) else { throw error("expected a number, found '\(text)'") }
+        guard let value = Double(text) else { throw error("expected a number, found '\(EchoedText.shortened(text))'") }
         let integerValue = fractionDigits == nil && exponent == nil ? Int(text) : nil
         return JSON5Number(doubleValue: value, integerValue: integerValue)
     }

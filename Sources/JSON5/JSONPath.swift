@@ -34,16 +34,17 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
         JSONPath(components + [.index(index)])
     }
 
-    /// The path in dotted form, for example `dataset.validation.fraction`.
+    /// The path in dotted form, for example `dataset.validation.fraction`; a key longer than
+    /// ``EchoedText/maximumLength`` is shortened (``EchoedText/shortened(_:)``).
     public var description: String {
         var text = ""
         for component in components {
             switch component {
-            case .key(let key) where Self.isPlainIdentifier(key):
+            case .key(let key) where Self.isPlainIdentifier(key) && key.unicodeScalars.count <= EchoedText.maximumLength:
                 if !text.isEmpty { text += "." }
                 text += key
             case .key(let key):
-                text += "[\(JSONStringEscaping.quoted(key))]"
+                text += "[\(JSONStringEscaping.quoted(EchoedText.shortened(key)))]"
             case .index(let index):
                 text += "[\(index)]"
             }

@@ -61,9 +61,13 @@ public enum SpellingSuggestion {
     ) -> String? {
         let cutoff = maximumDistance ?? self.maximumDistance(forLength: word.unicodeScalars.count)
         let lowered = word.lowercased()
+        let length = word.unicodeScalars.count
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             if candidate == word { return nil }
+            // The distance is at least the difference in length: skip the table for a word far
+            // longer than any candidate (a 10 MB key), which would otherwise cost O(n · m).
+            if abs(candidate.unicodeScalars.count - length) > cutoff { continue }
             let distance = editDistance(lowered, candidate.lowercased())
             if distance <= cutoff, distance < best?.distance ?? Int.max {
                 best = (candidate, distance)

@@ -22,7 +22,7 @@ extension DataSource: ManifestSection {
                 .required().readBySection(),
             Setting("label", \.label, .optional(.nonEmptyString),
                     "the label of every sequence of the source; a `csv` file needs one, `uea` files and montage annotations carry their own"),
-            Setting("frameRate", \.frameRate, .number(.positive),
+            Setting("frameRate", \.frameRate, .number(WindowConfiguration.frameRateBounds),
                     "the recording's frames per second; for `video` and `montage`, the most frames per second pose is estimated at")
                 .defaultText("`features.frameRate`"),
             Setting("imageSize", \.imageSize, .optional(imageSizeKind),
@@ -166,7 +166,7 @@ extension DataSource: ManifestSection {
         guard let url = node.resolvedPath() else { return nil }
         guard isGlob(url.path) else {
             guard FileManager.default.fileExists(atPath: url.path) || missingDataHint(url.path).isEmpty else {
-                node.report("missing file: no file or directory at \(url.path)" + missingDataHint(url.path))
+                node.report("missing file: no file or directory at \(EchoedText.shortened(url.path, maximumLength: EchoedText.maximumPathLength))" + missingDataHint(url.path))
                 return nil
             }
             return node.existingItem()

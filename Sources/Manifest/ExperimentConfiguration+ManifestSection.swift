@@ -82,6 +82,16 @@ extension ExperimentConfiguration: ManifestSection {
         configuration.dataset = dataset ?? DatasetConfiguration(sources: [])
         configuration.windows = windows ?? WindowConfiguration(size: 1, frameRate: features.frameRate)
         configuration.model = model ?? ModelConfiguration()
+        // Sizes that failed their own checks are reported already and would only repeat here.
+        if model != nil, windows != nil, reading.outcome(\.training) != .invalid {
+            let batchKey = TrainingConfiguration.key(\.batchSize)
+            let batchNode = reading.node(\.training).flatMap { training in
+                training.value.objectMembers?.first { $0.key == batchKey }.map {
+                    training.child($0.value, at: training.path.appending(key: batchKey))
+                }
+            }
+            configuration.checkTrainingMemory(model: reading.node(\.model) ?? object.node, batch: batchNode)
+        }
         self = configuration
     }
 
@@ -103,7 +113,7 @@ extension ExperimentConfiguration: ManifestSection {
         guard nameLengths.contains(name.unicodeScalars.count), name.unicodeScalars.allSatisfy(nameCharacters.contains) else {
             node.report(
                 "value out of range: expected \(nameLengths.lowerBound) to \(nameLengths.upperBound) characters of A-Z, a-z, 0-9, "
-                    + "'.', '_' and '-', found '\(name)'")
+                    + "'.', '_' and '-', found '\(EchoedText.shortened(name))'")
             return nil
         }
         return name

@@ -16,7 +16,7 @@ extension FeatureConfiguration: ManifestSection {
             Setting("layout", \.layout, layoutKind,
                     "a built-in layout name (\(names)) or an object `{ name, joints: [..], channels: [..], mirrorPairs: [[2, 5], ...], "
                         + "edges: [[0, 1], ...] }` (pairs of joint indices)"),
-            Setting("frameRate", \.frameRate, .number(.positive),
+            Setting("frameRate", \.frameRate, .number(WindowConfiguration.frameRateBounds),
                     "frames (samples) per second of the recordings; the default of every source's and of the windows' frame rate"),
             .path("cache", \.cache, default: defaultCachePath, "feature cache folder"),
             .section("pose", \.pose, "MediaPipe's pose landmarker for video sources; every value is part of the cache key",
@@ -37,7 +37,7 @@ extension FeatureConfiguration: ManifestSection {
             if let layout = SkeletonLayout.builtIn(named: name) { return layout }
             let suggestion = SpellingSuggestion.nearest(to: name, in: builtInNames).map { "; did you mean '\($0)'?" } ?? ""
             node.report(
-                "unknown value '\(name)'; expected one of \(builtInNames.map { "'\($0)'" }.joined(separator: ", ")) "
+                "unknown value '\(EchoedText.shortened(name))'; expected one of \(builtInNames.map { "'\($0)'" }.joined(separator: ", ")) "
                     + "or an object declaring a layout" + suggestion)
             return nil
         }

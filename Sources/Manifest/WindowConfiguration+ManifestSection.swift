@@ -9,7 +9,7 @@ extension WindowConfiguration: ManifestSection {
 
     package static var settings: [Setting<WindowConfiguration>] {
         [
-            Setting("frameRate", \.frameRate, .number(.positive), "windows are built at this rate; other rates are resampled on timestamps")
+            Setting("frameRate", \.frameRate, .number(WindowConfiguration.frameRateBounds), "windows are built at this rate; other rates are resampled on timestamps")
                 .defaultText("`features.frameRate`"),
             .derived("duration", \.actionDuration, .number(.positive),
                      "action duration in seconds; give `duration` or `size` (or both, if they agree)"),
@@ -25,6 +25,15 @@ extension WindowConfiguration: ManifestSection {
         ]
     }
 
+    /// `frames` rounded to a whole number of frames (at least 1), or nil if that is more than
+    /// ``maximumSize`` (or not a number): compared as a Double, so that no frame count traps when
+    /// converted to `Int`.
+    static func windowSize(frames: Double) -> Int? {
+        let rounded = frames.rounded()
+        guard rounded <= Double(maximumSize) else { return nil }
+        return max(1, Int(rounded))
+    }
+
     /// Reads `windows`, whose frame rate defaults to `defaultFrameRate` (`features.frameRate`):
     /// the size is stated in frames, or comes from the duration, which must then be a whole
     /// number of frames, or from both if they agree.
@@ -35,34 +44,48 @@ extension WindowConfiguration: ManifestSection {
         let duration = reading.derivedValue(\.actionDuration)
         let sizeNode = reading.node(\.size)
         let statedSize = reading.outcome(\.size) == .valid ? size : nil
-        size = max(1, Int((Self.defaultActionDuration * frameRate).rounded()))
+        // The frames the size comes from, checked against the limit before any conversion to Int
+        // (a duration of 1e18 s, or a frame rate of 5e18, is more frames than an Int holds).
+        var frames = Self.defaultActionDuration * frameRate
+        var framesNode = reading.node(\.frameRate) ?? object.node
 
         let rate = frameRate.manifestText
         switch (durationNode, duration, sizeNode, statedSize) {
         case let (_, duration?, sizeNode?, statedSize?):
-            let frames = duration * frameRate
-            size = statedSize
-            if abs(frames - Double(statedSize)) > Self.frameTolerance {
+            let durationFrames = duration * frameRate
+            (frames, framesNode) = (Double(statedSize), sizeNode)
+            if abs(durationFrames - Double(statedSize)) > Self.frameTolerance {
                 sizeNode.report(
                     "contradictory values: \(reading.path(\.size)) is \(statedSize) frames, but \(reading.path(\.actionDuration)) "
-                        + "\(duration.manifestText) s at \(rate) frames per second is \(frames.manifestText) frames")
+                        + "\(duration.manifestText) s at \(rate) frames per second is \(durationFrames.manifestText) frames")
             }
         case let (durationNode?, duration?, nil, _):
-            let frames = duration * frameRate
+            (frames, framesNode) = (duration * frameRate, durationNode)
             let rounded = frames.rounded()
             if rounded < 1 {
                 durationNode.report("value out of range: \(duration.manifestText) s at \(rate) frames per second is less than one frame")
-            } else if abs(frames - rounded) > Self.frameTolerance {
+                frames = 1
+            } else if rounded <= Double(Self.maximumSize), abs(frames - rounded) > Self.frameTolerance {
                 durationNode.report(
                     "value out of range: \(duration.manifestText) s at \(rate) frames per second is \(frames.manifestText) frames, "
                         + "not a whole number; state \(reading.path(\.size)) in frames instead")
-            } else {
-                size = Int(rounded)
+                frames = 1
             }
-        case let (_, _, _, statedSize?):
-            size = statedSize
+        case let (_, _, sizeNode?, statedSize?):
+            (frames, framesNode) = (Double(statedSize), sizeNode)
         default:
             break  // Neither stated, or a stated one is invalid and already reported.
+        }
+        if let windowSize = Self.windowSize(frames: frames) {
+            size = windowSize
+        } else {
+            size = 1
+            framesNode.report(
+                "value out of range: a window of \(frames.rounded().manifestText) frames"
+                    + (frames == Double(statedSize ?? 0) ? "" : " (\(duration?.manifestText ?? Self.defaultActionDuration.manifestText) s "
+                        + "at \(rate) frames per second)")
+                    + " is more than \(Self.maximumSize) (\(Self.maximumSize / 30 / 60) minutes at 30 frames per second); "
+                    + "windows are held in memory whole")
         }
         if reading.outcome(\.stride) != .valid { stride = size }
         if sampling == .uniform {
@@ -71,11 +94,6 @@ extension WindowConfiguration: ManifestSection {
                     "contradictory values: \(reading.key(keyPath)) applies only to \(reading.key(\.sampling)) 'sliding'; "
                         + "uniform sampling makes one window per recording")
             }
-        }
-        if size > Self.maximumSize {
-            (sizeNode ?? durationNode)?.report(
-                "value out of range: a window of \(size) frames is more than \(Self.maximumSize) (\(Self.maximumSize / 30 / 60) minutes at 30 "
-                    + "frames per second); windows are held in memory whole")
         }
     }
 }

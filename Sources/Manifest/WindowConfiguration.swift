@@ -1,5 +1,6 @@
 import Foundation
 import ManifestSchema
+import Pose
 
 /// How pose sequences are cut into the fixed-length windows a model sees.
 ///
@@ -28,6 +29,12 @@ public struct WindowConfiguration: Sendable, Hashable {
     /// The most frames a window may have: 10,000 (5.5 minutes at 30 frames per second), far past
     /// any action, so that a mistyped size fails in the manifest, not in an allocation.
     public static let maximumSize = 10_000
+
+    /// The frame rates a manifest may give (frames per second): above 0 and at most
+    /// `PoseSequence.maximumFramesPerGap` (1,000,000), past which one second between two frames
+    /// is more frames than resampling fills for any gap, so the rate is a typo, not a sensor.
+    package static let frameRateBounds = NumericBounds(
+        lower: .init(value: 0, isInclusive: false), upper: .init(value: Double(PoseSequence.maximumFramesPerGap), isInclusive: true))
 
     /// Create ML's default action duration, in seconds.
     public static let defaultActionDuration = 2.0

@@ -66,6 +66,15 @@ package struct ManifestNode {
             report("value out of range: expected a number\(bounds.description), found \(JSON5Number(number))")
             return nil
         }
+        // Training computes in Float32: a number that is finite as a Double but infinite or 0 as
+        // a Float (a learning rate of 1e308, a clip norm of 1e-50) is not the value written.
+        let float = Float(number)
+        guard float.isFinite, number == 0 || abs(float) >= Float.leastNormalMagnitude else {
+            report(
+                "value out of range: expected a number a 32-bit float holds (magnitude at most "
+                    + "\(Float.greatestFiniteMagnitude) and, unless 0, at least \(Float.leastNormalMagnitude)), found \(JSON5Number(number)); keypoints, weights and losses are Float32")
+            return nil
+        }
         return number
     }
 
@@ -98,7 +107,7 @@ package struct ManifestNode {
         guard names.contains(string) else {
             let suggestion = SpellingSuggestion.nearest(to: string, in: names)
             let allowed = names.map { "'\($0)'" }.joined(separator: ", ")
-            report("unknown value '\(string)'; expected one of \(allowed)" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+            report("unknown value '\(EchoedText.shortened(string))'; expected one of \(allowed)" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
             return nil
         }
         return string
@@ -107,8 +116,16 @@ package struct ManifestNode {
     // MARK: - Paths
 
     /// The value as a path, resolved against the base directory; it need not exist.
+    ///
+    /// A path holding the NUL character is reported: no file system path can (POSIX), and
+    /// `URL` would silently write it as `%00`.
     package func resolvedPath() -> URL? {
-        nonEmptyString().map(diagnostics.resolve)
+        guard let path = nonEmptyString() else { return nil }
+        guard !path.unicodeScalars.contains("\u{0}") else {
+            report("value out of range: a path cannot contain the NUL character (\\u0000); remove it")
+            return nil
+        }
+        return diagnostics.resolve(path)
     }
 
     /// The value as the resolved path of an existing file or directory.
@@ -119,7 +136,7 @@ package struct ManifestNode {
         guard let url = resolvedPath() else { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            report("missing file: no file or directory at \(url.path)")
+            report("missing file: no file or directory at \(EchoedText.shortened(url.path, maximumLength: EchoedText.maximumPathLength))")
             return nil
         }
         return (url, isDirectory.boolValue)

@@ -41,8 +41,9 @@ public struct PoseFrameResampler: Sendable {
     }
 
     /// The most output frames one gap between input frames may fill (about 9 hours at 30 fps):
-    /// a larger gap is a wrong timestamp, not a recording.
-    public static let maximumFramesPerGap = 1_000_000
+    /// a larger gap is a wrong timestamp, not a recording (``PoseSequence/maximumFramesPerGap``,
+    /// the rule the importers apply too).
+    public static let maximumFramesPerGap = PoseSequence.maximumFramesPerGap
 
     /// Output frame rate, frames per second.
     public let frameRate: Double
@@ -90,8 +91,8 @@ public struct PoseFrameResampler: Sendable {
         if let index = keypoints.firstIndex(where: { !$0.isFinite }) {
             throw InputError.nonFiniteValue(channel: (index / jointCount) % max(channelCount, 1), joint: index % jointCount)
         }
-        if let previous, (timestamp - previous.timestamp) * frameRate > Double(Self.maximumFramesPerGap) {
-            throw InputError.gapTooLong(seconds: timestamp - previous.timestamp, frames: ((timestamp - previous.timestamp) * frameRate).rounded())
+        if let previous, let frames = PoseSequence.framesOfGapTooLong(seconds: timestamp - previous.timestamp, at: frameRate) {
+            throw InputError.gapTooLong(seconds: timestamp - previous.timestamp, frames: frames)
         }
         defer { previous = (timestamp, keypoints) }
         guard let first = firstTimestamp, let previous else {

@@ -3,6 +3,24 @@ extension PoseSequence {
     /// so that rounding in `k / frameRate` neither drops the last frame nor blends neighbours.
     static let resamplingTolerance = 1e-6
 
+    /// The most frames one gap between consecutive timestamps may fill when resampled (about 9
+    /// hours at 30 frames per second): a larger gap is a wrong timestamp, not a recording. The
+    /// one rule of importers (at the file's frame rate) and ``PoseFrameResampler`` (at its
+    /// output rate), so that no resampling allocates or loops past it.
+    public static let maximumFramesPerGap = 1_000_000
+
+    /// The frames a gap of `seconds` between two timestamps fills at `frameRate`, if that is
+    /// more than ``maximumFramesPerGap`` (or not finite); nil for a gap within the rule.
+    ///
+    /// - Parameters:
+    ///   - seconds: The time from one timestamp to the next.
+    ///   - frameRate: Frames per second.
+    /// - Returns: The frames (rounded; possibly infinite) of a gap too long, or nil.
+    public static func framesOfGapTooLong(seconds: Double, at frameRate: Double) -> Double? {
+        let frames = seconds * frameRate
+        return frames <= Double(maximumFramesPerGap) ? nil : frames.rounded()
+    }
+
     /// The number of frames ``resampled(to:treatingZeroJointsAsUndetected:)`` returns, without
     /// resampling: the grid points `t₀ + k / frameRate` up to the last timestamp.
     public func resampledFrameCount(at frameRate: Double) -> Int {
@@ -13,9 +31,12 @@ extension PoseSequence {
     /// The number of frames resampling a non-empty sequence spanning `firstTimestamp` to
     /// `lastTimestamp` (seconds) to `frameRate` gives, for callers that hold only the two
     /// timestamps (a feature-cache index): `⌊(last − first) · frameRate⌋ + 1`, with the tolerance
-    /// of ``resampled(to:treatingZeroJointsAsUndetected:)``.
+    /// of ``resampled(to:treatingZeroJointsAsUndetected:)``; `Int.max` for a span no `Int`
+    /// counts (timestamps past ``maximumFramesPerGap`` are refused by the importers), never a trap.
     public static func resampledFrameCount(firstTimestamp: Double, lastTimestamp: Double, at frameRate: Double) -> Int {
-        Int(((lastTimestamp - firstTimestamp) * frameRate + resamplingTolerance).rounded(.down)) + 1
+        let frames = ((lastTimestamp - firstTimestamp) * frameRate + resamplingTolerance).rounded(.down)
+        guard frames < Double(Int.max) else { return Int.max }
+        return frames.isNaN ? 0 : Int(frames) + 1
     }
 
     /// The sequence linearly interpolated onto a uniform time grid at `frameRate`.

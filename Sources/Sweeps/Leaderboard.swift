@@ -18,6 +18,14 @@ public struct Leaderboard: Sendable {
         /// Mean of the selection metric over the seeds; nil if no seed has it.
         public var selection: Double?
 
+        /// The finished trials whose loss became non-finite (not scored, so not in the means).
+        public var diverged: [TrialOutcome] { outcomes.filter { $0.diverged != nil } }
+
+        /// The seeds column of the Markdown table: `3`, or `3 (1 diverged)`.
+        var seedsText: String {
+            "\(outcomes.count)" + (diverged.isEmpty ? "" : " (\(diverged.count) diverged)")
+        }
+
         /// Mean and sample standard deviation of `value` over the seeds that have it.
         public func statistics(_ value: (TrialOutcome) -> Double?) -> (mean: Double, standardDeviation: Double)? {
             let values = outcomes.compactMap(value)
@@ -79,13 +87,14 @@ public struct Leaderboard: Sendable {
 
     /// `leaderboard.csv`: `rank, cell, <swept parameters>, seeds, seed_values, selection_<metric>`,
     /// then mean and std of each score and of the validation loss (the first tie-break), mean best
-    /// epoch and mean training seconds. `seeds` is the number of finished seeds the means are
-    /// over, `seed_values` those seeds, space-separated (`1 2 3`). Only the last column depends on
-    /// the machine's speed.
+    /// epoch, `diverged_seeds` and mean training seconds. `seeds` is the number of finished seeds,
+    /// `seed_values` those seeds, space-separated (`1 2 3`); the means are over the seeds that
+    /// did not diverge, and `diverged_seeds` lists those that did (loss non-finite, not scored).
+    /// Only the last column depends on the machine's speed.
     public var csvTable: Table {
         var header = ["rank", "cell"] + parameters + ["seeds", "seed_values", "selection_\(metric.rawValue.replacingOccurrences(of: ".", with: "_"))"]
         for column in Self.scoreColumns { header += ["\(column.name)_mean", "\(column.name)_std"] }
-        header += ["validation_loss_mean", "validation_loss_std", "best_epoch_mean", "training_seconds_mean"]
+        header += ["validation_loss_mean", "validation_loss_std", "best_epoch_mean", "diverged_seeds", "training_seconds_mean"]
         var table = Table(header: header)
         for (rank, row) in rows.enumerated() {
             var cells = ["\(rank + 1)", "\(row.cell)"] + parameters.map { path in
@@ -103,6 +112,7 @@ public struct Leaderboard: Sendable {
             let loss = row.statistics { $0.splits["validation"]?.loss }
             cells += [loss.map { NumberFormat.exact($0.mean) } ?? "", loss.map { NumberFormat.exact($0.standardDeviation) } ?? ""]
             cells.append(row.statistics { $0.bestEpoch.map(Double.init) }.map { NumberFormat.exact($0.mean) } ?? "")
+            cells.append(row.diverged.map { "\($0.seed)" }.joined(separator: " "))
             let seconds = row.timings.compactMap { $0?.trainingSeconds }
             cells.append(seconds.isEmpty ? "" : NumberFormat.fixed(Statistics(seconds).mean, digits: 3))
             table.append(cells)
@@ -129,7 +139,7 @@ public struct Leaderboard: Sendable {
             numericColumns: Set(0..<(parameters.count + shown.count + 4)).subtracting(1...max(1, parameters.count)))
         for (rank, row) in rows.enumerated() {
             var cells = ["\(rank + 1)"] + parameters.map { path in row.values.first { $0.path == path }?.value ?? "" }
-            cells.append("\(row.outcomes.count)")
+            cells.append(row.seedsText)
             for (_, value) in shown {
                 cells.append(row.outcomes.compactMap(value).isEmpty ? "" : NumberFormat.meanStd(row.outcomes.compactMap(value)))
             }

@@ -83,6 +83,7 @@ public struct SweepSummary {
         if missing > 0 {
             text += "**\(missing) of \(plan.trials.count) trials have not finished**; rerun `actionlab run` on this folder to complete them.\n\n"
         }
+        text += divergedSection
         var settings = Table(header: ["setting", "value"])
         for (key, value) in Self.settings(base) { settings.append([key, value]) }
         text += settings.markdown + "\n"
@@ -129,10 +130,28 @@ public struct SweepSummary {
                 ? "[windows](\(f)/confusion_test.md), [sequences](\(f)/confusion_test_sequence.md)" : ""
             links.append([
                 "\(outcome.seed)", "[\(outcome.id)](\(f)/)", "[curves.md](\(f)/curves.md), [csv](\(f)/curves.csv)", confusion,
-                "[metrics.json](\(f)/metrics.json)", "[weights.h5](\(f)/weights.h5)",
+                "[metrics.json](\(f)/metrics.json)", outcome.diverged == nil ? "[weights.h5](\(f)/weights.h5)" : "none (diverged)",
             ])
         }
         return text + links.markdown + chartsSection
+    }
+
+    /// The trials whose loss became non-finite, with where and the value, before the settings;
+    /// empty when every trial stayed finite.
+    private var divergedSection: String {
+        let diverged = leaderboard.rows.flatMap(\.diverged).sorted { $0.index < $1.index }
+        guard !diverged.isEmpty else { return "" }
+        var table = Table(header: ["trial", "seed", "epoch", "batch", "split", "loss"], numericColumns: [1, 2, 3])
+        for outcome in diverged {
+            guard let divergence = outcome.diverged else { continue }
+            table.append([
+                "[\(outcome.id)](trials/\(outcome.id)/)", "\(outcome.seed)", "\(divergence.epoch)",
+                divergence.batch.map { "\($0)" } ?? "", divergence.split, divergence.lossText,
+            ])
+        }
+        return "**\(diverged.count) of \(plan.trials.count) trials diverged**: the loss became non-finite and training stopped at "
+            + "once; they are not scored. Lower `training.learningRate`, or clip with `training.gradientClipNorm`.\n\n"
+            + table.markdown + "\n"
     }
 
     /// `## Charts`: one Markdown image per chart in `charts/`.

@@ -1,4 +1,5 @@
 import Reports
+import Training
 
 /// What a finished trial is ranked by, written last into its folder as the completion marker
 /// `complete.json`. Its content depends only on the trial's configuration and seed (timings go
@@ -40,12 +41,17 @@ public struct TrialOutcome: Sendable, Equatable, Codable {
     /// `training.weights: "bestValidation"` (or `restoreBestWeights`); nil in markers written
     /// before it was recorded.
     public var savedEpoch: Int?
+    /// Where the loss became non-finite and training stopped, or nil for a trial that trained
+    /// to the end. A diverged trial is not scored: ``splits`` is empty, ``epochs`` counts the
+    /// finite epochs before it.
+    public var diverged: Divergence?
 
     enum CodingKeys: String, CodingKey {
-        case id, index, cell, seed, values, splits, bestEpoch = "best_epoch", epochs, savedEpoch = "saved_epoch"
+        case id, index, cell, seed, values, splits, bestEpoch = "best_epoch", epochs, savedEpoch = "saved_epoch", diverged
     }
 
-    init(trial: Trial, report: RunReport) {
+    init(trial: Trial, report: RunReport, diverged: Divergence? = nil) {
+        self.diverged = diverged
         id = trial.id
         index = trial.index
         cell = trial.cell

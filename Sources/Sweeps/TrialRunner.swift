@@ -104,9 +104,13 @@ public struct TrialRunner {
         let priorSeconds = result.trainingSecondsBeforeResuming
         let evaluator = Evaluator(batchSize: configuration.training.batchSize, aggregation: configuration.evaluation.aggregation)
         var metrics: [String: SplitMetrics] = [:]
-        for (split, set) in windows { metrics[split] = try evaluator.evaluate(result.model, on: set) }
+        if let divergence = result.divergence {
+            log("\(prefix): diverged, \(divergence); not scored (lower training.learningRate, or clip with training.gradientClipNorm)")
+        } else {
+            for (split, set) in windows { metrics[split] = try evaluator.evaluate(result.model, on: set) }
+        }
         let report = RunReport(seed: trial.seed, history: result.history, metrics: metrics, savedEpoch: result.savedEpoch)
-        let outcome = TrialOutcome(trial: trial, report: report)
+        let outcome = TrialOutcome(trial: trial, report: report, diverged: result.divergence)
 
         do {
             // The partial folder is private until renamed: its files are flushed together (one
@@ -118,6 +122,8 @@ public struct TrialRunner {
                 seed: trial.seed, data: data.records, skipped: data.skipped, splitMethods: data.splitMethods),
                                          to: partial.appendingPathComponent("provenance.json"))
                 try report.write(to: partial)
+                // A diverged model's weights are not finite: nothing to save or export.
+                guard result.divergence == nil else { return }
                 var weightsMetadata = Self.weightsMetadata(trial: trial, labels: data.labels)
                 weightsMetadata["saved_epoch"] = "\(result.savedEpoch)"
                 try Checkpoint(model: result.model.stateDictionary(), metadata: weightsMetadata)

@@ -21,7 +21,7 @@ import Testing
         #expect(table.contains("| `training.epochs` | integer | `100` | [1, 100000] | passes over the training windows |\n"))
         #expect(table.contains("| `training.schedule.gamma` | number | `0.1` | (0, 1] | `step` only: the decay factor |\n"))
         #expect(table.contains("| `output.directory` | path | `\"reports\"` |  |"))
-        #expect(table.contains("| `windows.frameRate` | number | `features.frameRate` | > 0 |"))
+        #expect(table.contains("| `windows.frameRate` | number | `features.frameRate` | (0, 1000000] |"))
         #expect(table.contains("| `training.earlyStopping.patience` | integer | `10` | ≥ 1 |"))
     }
 }

@@ -28,6 +28,12 @@ struct MeanPoolingTestFamily: ModelFamily {
             bias: settings.bias, using: &generator)
     }
 
+    func memoryEstimate(_ settings: Settings, for input: ModelInput) -> TrainingMemoryEstimate? {
+        let features = input.layout.channelCount * input.layout.jointCount
+        return TrainingMemoryEstimate(
+            parameters: features * input.classCount + input.classCount, activationsPerWindow: features * input.windowSize + features)
+    }
+
     func planDescription(_ settings: Settings, for input: ModelInput) -> String {
         "mean pooling, " + settingsDescription(settings)
     }

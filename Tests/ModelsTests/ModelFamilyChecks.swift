@@ -139,6 +139,18 @@ import Testing
         #expect(difference <= 1e-5, "\(family.name): onnxruntime differs by \(difference)")
     }
 
+    /// The memory estimate `validate` checks against physical memory counts the parameters of the
+    /// model the family builds, within a factor of two (issue 15, item 7).
+    @Test(arguments: registry.families)
+    func memoryEstimateCountsTheParameters(_ family: RegisteredModelFamily) throws {
+        let configuration = Self.configuration(family)
+        let built = try Self.model(configuration, seed: 1).stateDictionary().reduce(0) { $0 + $1.tensor.count }
+        let estimate = try #require(configuration.memoryEstimate(layout: Self.layout, windowSize: Self.frames, classCount: Self.classes))
+        #expect(estimate.parameters >= built / 2 && estimate.parameters <= built * 2, "estimated \(estimate.parameters), built \(built)")
+        #expect(estimate.activationsPerWindow >= Self.frames * Self.layout.channelCount * Self.layout.jointCount)
+        #expect(estimate.trainingBytes(batchSize: Int.max) == nil)
+    }
+
     /// A manifest naming the family reads into its configuration, and `resolved.json`'s form
     /// decodes back to the same configuration.
     @Test(arguments: registry.families)

@@ -95,6 +95,13 @@ import Testing
         BadFile(name: "non-increasing timestamp", text: header + "0,1,2,3,4\n0.1,1,2,3,4\n0.1,1,2,3,4\n", line: 4) { _ in
             .nonIncreasingTimestamp(previous: 0.1, found: 0.1)
         },
+        // Issue 15, item 8: 1e308 trapped in resampling; 1e12 ran `validate --data` for minutes.
+        BadFile(name: "last timestamp 1e308", text: header + "0,1,2,3,4\n1e308,1,2,3,4\n", line: 3) { _ in
+            .timestampGapTooLong(previous: 0, found: 1e308, frames: (1e308 * 30).rounded())
+        },
+        BadFile(name: "timestamp gap of 1e12 s", text: header + "0,1,2,3,4\n0.1,1,2,3,4\n1e12,1,2,3,4\n", line: 4) { _ in
+            .timestampGapTooLong(previous: 0.1, found: 1e12, frames: ((1e12 - 0.1) * 30).rounded())
+        },
         BadFile(name: "missing label", text: header + "0,1,2,3,4\n", label: nil, line: nil) { _ in .missingLabel },
         BadFile(name: "no data rows", text: header + "\n", line: nil) { _ in .noData },
         BadFile(name: "empty file", text: "\n\n", line: nil) { _ in .emptyFile },

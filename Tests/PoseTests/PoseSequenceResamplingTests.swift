@@ -112,4 +112,23 @@ import Testing
         #expect(single.frameCount == 3 && single.keypoints == Array(repeating: [0.5, 1.5, 2.5], count: 3).flatMap { $0 })
         #expect(zip(single.timestamps, single.timestamps.dropFirst()).allSatisfy { $0 < $1 })
     }
+
+    /// Issue 15, item 8: a span no `Int` counts trapped converting the frame count.
+    @Test func frameCountOfAHugeSpanSaturatesInsteadOfTrapping() {
+        #expect(PoseSequence.resampledFrameCount(firstTimestamp: 0, lastTimestamp: 1e308, at: 30) == Int.max)
+        #expect(PoseSequence.resampledFrameCount(firstTimestamp: 0, lastTimestamp: 1, at: 30) == 31)
+    }
+
+    /// One gap rule for importers and the streaming resampler.
+    @Test func gapRuleIsSharedWithTheStreamingResampler() throws {
+        #expect(PoseFrameResampler.maximumFramesPerGap == PoseSequence.maximumFramesPerGap)
+        #expect(PoseSequence.framesOfGapTooLong(seconds: 1000, at: 1000) == nil)
+        #expect(PoseSequence.framesOfGapTooLong(seconds: 1e12, at: 30) == 3e13)
+        #expect(PoseSequence.framesOfGapTooLong(seconds: 1e308, at: 30) == .infinity)
+        var resampler = PoseFrameResampler(frameRate: 30, channelCount: 1, jointCount: 1)
+        _ = try resampler.append(timestamp: 0, keypoints: [1])
+        #expect(throws: PoseFrameResampler.InputError.gapTooLong(seconds: 1e12, frames: 3e13)) {
+            _ = try resampler.append(timestamp: 1e12, keypoints: [1])
+        }
+    }
 }

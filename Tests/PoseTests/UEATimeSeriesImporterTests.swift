@@ -96,6 +96,43 @@ import Testing
         #expect(sequences[1].id == "\(url.path)#1")
     }
 
+    /// Issue 15, item 15: a file with CR-only line ends was one line, "empty".
+    @Test("Lines may end in LF, CRLF or a lone CR, after a UTF-8 byte order mark", arguments: ["\n", "\r\n", "\r"])
+    func lineEnds(_ end: String) throws {
+        let directory = try TemporaryDirectory()
+        let text = "\u{FEFF}@problemName T" + end + "@dimensions 2" + end + "@classLabel true a b" + end + "@data" + end
+            + "1,2:3,4:a" + end + "5:6:b" + end
+        let url = try writeFixture(text, named: "ends.ts", in: directory.url)
+        let sequences = try UEATimeSeriesImporter().importSequences(from: url, layout: Self.pair, frameRate: 2, label: nil)
+        #expect(sequences.map(\.label) == ["a", "b"])
+        #expect(sequences[0].sequence.keypoints == [1, 3, 2, 4])
+    }
+
+    @Test("A UTF-16 file is refused as not UTF-8, not echoed")
+    func utf16File() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("utf16.ts")
+        try (Data([0xFF, 0xFE]) + Data("@problemName T\n".utf8)).write(to: url)
+        let error = #expect(throws: ImportError.self) {
+            try UEATimeSeriesImporter().importSequences(from: url, layout: Self.pair, frameRate: 2, label: nil)
+        }
+        #expect(error?.line == 1)
+        #expect(error?.description.contains("UTF-16 byte order mark; save it as UTF-8") == true)
+    }
+
+    @Test("Unsupported features and missing values point to the documentation")
+    func unsupportedFeaturesNameTheReadme() throws {
+        let directory = try TemporaryDirectory()
+        for text in ["@problemName T\n@timeStamps true\n@classLabel true a\n@data\n1:a\n",
+                     "@problemName T\n@missing true\n@classLabel true a\n@dimensions 2\n@data\n1,?:2:a\n"] {
+            let url = try writeFixture(text, named: "t.ts", in: directory.url)
+            let error = #expect(throws: ImportError.self) {
+                try UEATimeSeriesImporter().importSequences(from: url, layout: Self.pair, frameRate: 2, label: nil)
+            }
+            #expect(error?.description.contains("(README, 'Manifest reference', format \"uea\")") == true, "\(String(describing: error))")
+        }
+    }
+
     @Test("Six dimensions map onto accelerometer x, y, z, then gyroscope x, y, z")
     func jointMajorMapping() throws {
         let directory = try TemporaryDirectory()
@@ -189,7 +226,7 @@ import Testing
             .malformedHeader(keyword: "@", expected: "a keyword right after '@'", found: "@ data")
         },
         BadFile(name: "timestamped series", text: "@problemName T\n@timeStamps true\n@data\n(0,1):a\n", line: 2) { _ in
-            .unsupported(feature: "timestamped series (@timeStamps true); convert to equally spaced values")
+            .unsupported(feature: "timestamped series (@timeStamps true); convert to equally spaced values (README, 'Manifest reference', format \"uea\")")
         },
         BadFile(
             name: "dimensions differ from the layout",

@@ -95,6 +95,12 @@ public struct ModelConfiguration: Sendable, Hashable {
 
     /// The model's line in `actionlab validate`'s plan: `Model: STGCN over the skeleton graph of
     /// 17 edges, edge importance on, dropout 0.5`.
+    /// The memory training this model on windows of `windowSize` frames of `layout` takes
+    /// (``TrainingMemoryEstimate``), or nil if a count overflows a 64-bit integer.
+    public func memoryEstimate(layout: SkeletonLayout, windowSize: Int, classCount: Int) -> TrainingMemoryEstimate? {
+        family.memoryEstimate(settings, for: input(layout: layout, windowSize: windowSize, classCount: classCount))
+    }
+
     public func planDescription(layout: SkeletonLayout) -> String {
         "Model: " + family.planDescription(settings, for: input(layout: layout, windowSize: 0, classCount: 0))
             + ", dropout \(dropout.manifestText)"

@@ -43,6 +43,15 @@ package protocol ModelFamily: Sendable {
     /// - Throws: The network's `InvalidConfiguration` for settings it rejects.
     func makeClassifier(_ settings: Settings, for input: ModelInput, using generator: inout SeededGenerator) throws -> any Classifier
 
+    /// The parameters and per-window activations of the classifier `makeClassifier` would build,
+    /// counted with overflow checks and without building it.
+    ///
+    /// - Parameters:
+    ///   - settings: The family's settings.
+    ///   - input: The data the model is for.
+    /// - Returns: The estimate, or nil if a count overflows a 64-bit integer.
+    func memoryEstimate(_ settings: Settings, for input: ModelInput) -> TrainingMemoryEstimate?
+
     /// The model's line in `actionlab validate`'s plan, after `Model: ` and before the dropout:
     /// `TCN, channels [64, 64, 64], kernel sizes [7, 5, 3]`.
     func planDescription(_ settings: Settings, for input: ModelInput) -> String

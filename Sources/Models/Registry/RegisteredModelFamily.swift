@@ -19,6 +19,7 @@ public struct RegisteredModelFamily: Sendable, Hashable, CustomStringConvertible
     private let readSettings: @Sendable (ManifestObjectReader) -> any ModelSettings
     private let decodeSettings: @Sendable (Decoder) throws -> any ModelSettings
     private let build: @Sendable (any ModelSettings, ModelInput, inout SeededGenerator) throws -> any Classifier
+    private let estimateMemory: @Sendable (any ModelSettings, ModelInput) -> TrainingMemoryEstimate?
     private let describePlan: @Sendable (any ModelSettings, ModelInput) -> String
     private let describeSettings: @Sendable (any ModelSettings) -> String
 
@@ -36,6 +37,9 @@ public struct RegisteredModelFamily: Sendable, Hashable, CustomStringConvertible
                 throw ModelRegistryError.settingsMismatch(family: family.name, settings: String(describing: type(of: settings)))
             }
             return try family.makeClassifier(typed, for: input, using: &generator)
+        }
+        estimateMemory = { settings, input in
+            family.memoryEstimate(settings as? Family.Settings ?? Family.Settings.defaults, for: input)
         }
         describePlan = { settings, input in family.planDescription(settings as? Family.Settings ?? Family.Settings.defaults, for: input) }
         describeSettings = { settings in family.settingsDescription(settings as? Family.Settings ?? Family.Settings.defaults) }
@@ -55,6 +59,10 @@ public struct RegisteredModelFamily: Sendable, Hashable, CustomStringConvertible
 
     func makeClassifier(_ settings: any ModelSettings, for input: ModelInput, using generator: inout SeededGenerator) throws -> any Classifier {
         try build(settings, input, &generator)
+    }
+
+    func memoryEstimate(_ settings: any ModelSettings, for input: ModelInput) -> TrainingMemoryEstimate? {
+        estimateMemory(settings, input)
     }
 
     func planDescription(_ settings: any ModelSettings, for input: ModelInput) -> String { describePlan(settings, input) }

@@ -82,6 +82,9 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case columnMismatch(layout: String, missing: [String], unknown: [String], duplicated: [String])
         /// A timestamp is not greater than the previous one (seconds).
         case nonIncreasingTimestamp(previous: Double, found: Double)
+        /// A timestamp is so far after the previous one (seconds) that resampling the gap at the
+        /// file's frame rate would fill `frames` frames, more than `PoseSequence.maximumFramesPerGap`.
+        case timestampGapTooLong(previous: Double, found: Double, frames: Double)
         /// The file has a header but no sequences or frames.
         case noData
         /// A JSON file is not valid JSON; `reason` is the parser's message.
@@ -137,7 +140,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "ActionLab needs finite values"
         case let .missingValue(sampleID, location):
             return "sample '\(sampleID)': missing value '?' at \(location); ActionLab does not allow "
-                + "missing values (NaN), fill or drop the series first"
+                + "missing values (NaN), fill or drop the series first (README, 'Manifest reference', format \"uea\")"
         case let .undeclaredLabel(found, declared):
             return "class label '\(found)' is not declared in @classLabel (\(declared.joined(separator: " ")))"
         case .missingLabel:
@@ -151,6 +154,9 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "joint and channel, plus an optional 'timestamp'): \(parts.joined(separator: "; "))"
         case let .nonIncreasingTimestamp(previous, found):
             return "timestamps must increase: expected more than \(previous) s, found \(found) s"
+        case let .timestampGapTooLong(previous, found, frames):
+            return "timestamp \(found) s is too far after the previous one (\(previous) s): resampling the gap would fill "
+                + "\(frames) frames, more than \(PoseSequence.maximumFramesPerGap); check the timestamp column (seconds)"
         case .noData:
             return "no data: expected at least one data row after the header"
         case let .invalidJSON(reason):

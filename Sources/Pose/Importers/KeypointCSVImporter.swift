@@ -15,7 +15,9 @@ import Foundation
 ///   byte order mark.
 /// - An optional `timestamp` column gives each frame's time in seconds; timestamps must strictly
 ///   increase and are shifted so that the first frame is at 0. Without it, frame `i` is at
-///   `i / frameRate` seconds.
+///   `i / frameRate` seconds. Two consecutive timestamps may be at most
+///   `PoseSequence.maximumFramesPerGap` (1,000,000) frames apart at `frameRate`: a larger gap is
+///   a wrong timestamp, which resampling would fill with frames.
 /// - Every other column is named `<joint>.<channel>` after the layout's joint and channel names
 ///   (`nose.x`, `nose.y`, `nose.confidence`). Columns may come in any order but must cover the
 ///   layout's joints x channels exactly, once each.
@@ -92,6 +94,10 @@ public struct KeypointCSVImporter: SequenceImporter {
                         throw ImportError(
                             path: path, line: number,
                             kind: .nonIncreasingTimestamp(previous: previous, found: time))
+                    }
+                    if let previous = timestamps.last,
+                       let frames = PoseSequence.framesOfGapTooLong(seconds: time - previous, at: frameRate) {
+                        throw ImportError(path: path, line: number, kind: .timestampGapTooLong(previous: previous, found: time, frames: frames))
                     }
                     timestamps.append(time)
                 }

@@ -59,7 +59,7 @@ struct UEATimeSeriesHeader {
             if try flag() {
                 throw ImportError(
                     path: path, line: number,
-                    kind: .unsupported(feature: "timestamped series (@timeStamps true); convert to equally spaced values"))
+                    kind: .unsupported(feature: "timestamped series (@timeStamps true); convert to equally spaced values (README, 'Manifest reference', format \"uea\")"))
             }
         case "@missing":
             // Declared missing values are rejected where a '?' actually occurs, naming the sample.
@@ -84,7 +84,7 @@ struct UEATimeSeriesHeader {
             if try flag() {
                 throw ImportError(
                     path: path, line: number,
-                    kind: .unsupported(feature: "regression targets (@targetLabel true); ActionLab classifies"))
+                    kind: .unsupported(feature: "regression targets (@targetLabel true); ActionLab classifies (README, 'Manifest reference', format \"uea\")"))
             }
         case "@data":
             guard values.isEmpty else { throw malformed("nothing after @data") }

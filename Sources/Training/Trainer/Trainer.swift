@@ -19,7 +19,8 @@ import Randomness
 /// After the epoch the validation set is scored, `training.earlyStopping` is updated, and every
 /// `training.checkpointEvery` epochs a checkpoint is written. Because every stream depends only
 /// on (seed, purpose, epoch, index), a run resumed from a checkpoint at an epoch boundary
-/// continues bit-identically to an uninterrupted one.
+/// continues bit-identically to an uninterrupted one. A non-finite loss (a mini-batch's, or the
+/// validation set's) stops the run at once, recorded in ``Result/divergence``.
 public struct Trainer: Sendable {
     /// Model, optimizer and schedule settings.
     public var configuration: ExperimentConfiguration
@@ -46,6 +47,10 @@ public struct Trainer: Sendable {
         public var trainingSeconds: Double
         /// The part of ``trainingSeconds`` spent before this run, by the run that wrote the checkpoint.
         public var trainingSecondsBeforeResuming: Double
+        /// Where the loss became non-finite and training stopped, or nil if it stayed finite.
+        /// ``history`` then ends with the last finite epoch, and ``model``'s weights are not to
+        /// be scored.
+        public var divergence: Divergence?
     }
 
     /// Trains a fresh model on `train` (or resumes one from `checkpoint`), scoring `validation`
@@ -116,8 +121,9 @@ public struct Trainer: Sendable {
             shuffling.shuffle(&order)
         }
         var stopped = progress.earlyStopping?.shouldStop ?? false
+        var divergence: Divergence?
         var epoch = progress.epoch + 1
-        while epoch <= settings.epochs && !stopped {
+        epochs: while epoch <= settings.epochs && !stopped {
             optimizer.learningRate = Float(schedule.learningRate(epoch: epoch - 1))
             var shuffling = SeededGenerator(seed: seed, purpose: "shuffle", epoch: epoch)
             shuffling.shuffle(&order)
@@ -133,6 +139,10 @@ public struct Trainer: Sendable {
                 let logits = model.forward(try BatchAssembler.inputs(train, indices: indices, augment: augment), training: true)
                 let result = softmaxCrossEntropy(
                     logits: logits, labels: labels, classWeights: classWeights, labelSmoothing: Float(settings.labelSmoothing))
+                guard result.loss.isFinite else {
+                    divergence = Divergence(epoch: epoch, batch: batchIndex, split: "train", loss: Double(result.loss))
+                    break epochs
+                }
                 zeroGradients(model.parameters)
                 _ = model.backward(result.gradient)
                 if let norm = settings.gradientClipNorm {
@@ -152,6 +162,10 @@ public struct Trainer: Sendable {
             if let validation {
                 let (probabilities, loss) = try evaluator.predict(model, on: validation)
                 let metrics = evaluator.metrics(probabilities: probabilities, loss: loss, windows: validation)
+                guard loss.isFinite else {
+                    divergence = Divergence(epoch: epoch, batch: nil, split: "validation", loss: loss)
+                    break epochs
+                }
                 record.validationLoss = loss
                 record.validationAccuracy = metrics.window.accuracy
             }
@@ -175,7 +189,8 @@ public struct Trainer: Sendable {
         }
         return Result(
             model: model, history: progress.history, savedEpoch: savedEpoch, stoppedEarly: stopped && progress.epoch < settings.epochs,
-            resumedFromEpoch: resumedFromEpoch, trainingSeconds: secondsSoFar(), trainingSecondsBeforeResuming: secondsBefore)
+            resumedFromEpoch: resumedFromEpoch, trainingSeconds: secondsSoFar(), trainingSecondsBeforeResuming: secondsBefore,
+            divergence: divergence)
     }
 
     /// Writes the model, the optimizer, the best weights and the progress atomically.

@@ -39,6 +39,18 @@ public struct MultilayerPerceptronFamily: ModelFamily {
             using: &generator)
     }
 
+    /// Hidden `[C·J·T → H]` and classifier `[H → classes]` layers; activations: the input, the
+    /// hidden layer before and after ReLU, and the logits.
+    public func memoryEstimate(_ settings: Settings, for input: ModelInput) -> TrainingMemoryEstimate? {
+        TrainingMemoryEstimate.checked { count in
+            let inputs = try count.product(input.layout.channelCount, input.layout.jointCount, input.windowSize)
+            let hidden = settings.hiddenUnits
+            return TrainingMemoryEstimate(
+                parameters: try count.sum(try count.product(inputs, hidden), hidden, try count.product(hidden, input.classCount), input.classCount),
+                activationsPerWindow: try count.sum(inputs, try count.product(2, hidden), input.classCount))
+        }
+    }
+
     public func planDescription(_ settings: Settings, for input: ModelInput) -> String {
         "MLP over the flattened window, " + settingsDescription(settings)
     }

@@ -57,6 +57,34 @@ public struct SpatialTemporalGraphFamily: ModelFamily {
             using: &generator)
     }
 
+    /// Per block: a graph convolution `[C_in → K · C_out]` (K = 3 partitions), a temporal
+    /// convolution `[9 · C_out → C_out]` and a residual `[C_in → C_out]`; activations per frame
+    /// and joint: `K · C_out` graph outputs, eight `C_out` outputs (normalizations, ReLUs,
+    /// residual, dropout) and the `9 · C_out` unfolded temporal input.
+    public func memoryEstimate(_ settings: Settings, for input: ModelInput) -> TrainingMemoryEstimate? {
+        let partitions = 3
+        let temporalKernel = 9
+        return TrainingMemoryEstimate.checked { count in
+            let joints = input.layout.jointCount
+            var width = input.layout.channelCount
+            var frames = input.windowSize
+            var parameters = try count.product(4, width, joints)
+            var activations = try count.product(width, joints, frames)
+            for block in preset.blocks {
+                let channels = block.channels
+                parameters = try count.sum(
+                    parameters, try count.product(width, partitions, channels), try count.product(temporalKernel, channels, channels),
+                    try count.product(width, channels), try count.product(12, channels))
+                let perFrame = try count.sum(try count.product(partitions, channels), try count.product(8 + temporalKernel, channels))
+                activations = try count.sum(activations, try count.product(perFrame, joints, frames))
+                frames = (frames + block.stride - 1) / max(1, block.stride)
+                width = channels
+            }
+            parameters = try count.sum(parameters, try count.product(width, input.classCount), input.classCount)
+            return TrainingMemoryEstimate(parameters: parameters, activationsPerWindow: try count.sum(activations, input.classCount))
+        }
+    }
+
     public func planDescription(_ settings: Settings, for input: ModelInput) -> String {
         let edges = input.layout.edges.count
         let graph = edges == 0 ? "identity graph (layout has no edges)" : "skeleton graph of \(edges) edge\(edges == 1 ? "" : "s")"

@@ -77,6 +77,25 @@ public struct TemporalConvolutionalFamily: ModelFamily {
             using: &generator)
     }
 
+    /// Per layer: a `[k · C_in → C_out]` convolution and its batch normalization; activations
+    /// per frame: the unfolded input (`k · C_in`) and four `C_out` outputs (convolution, batch
+    /// normalization, ReLU, dropout).
+    public func memoryEstimate(_ settings: Settings, for input: ModelInput) -> TrainingMemoryEstimate? {
+        TrainingMemoryEstimate.checked { count in
+            var width = try count.product(input.layout.channelCount, input.layout.jointCount)
+            var parameters = try count.product(4, width)
+            var perFrame = width
+            for (channels, kernelSize) in zip(settings.channels, settings.kernelSizes) {
+                parameters = try count.sum(parameters, try count.product(kernelSize, width, channels), try count.product(5, channels))
+                perFrame = try count.sum(perFrame, try count.product(kernelSize, width), try count.product(4, channels))
+                width = channels
+            }
+            parameters = try count.sum(parameters, try count.product(width, input.classCount), input.classCount)
+            return TrainingMemoryEstimate(
+                parameters: parameters, activationsPerWindow: try count.sum(try count.product(perFrame, input.windowSize), input.classCount))
+        }
+    }
+
     public func planDescription(_ settings: Settings, for input: ModelInput) -> String {
         "TCN, " + settingsDescription(settings)
     }

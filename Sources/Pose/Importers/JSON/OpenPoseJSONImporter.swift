@@ -71,6 +71,9 @@ public struct OpenPoseJSONImporter: SequenceImporter {
             if let previous = timestamps.last, timestamp <= previous {
                 throw ImportError(path: file.url.path, line: nil, kind: .nonIncreasingTimestamp(previous: previous, found: timestamp))
             }
+            if let previous = timestamps.last, let frames = PoseSequence.framesOfGapTooLong(seconds: timestamp - previous, at: frameRate) {
+                throw ImportError(path: file.url.path, line: nil, kind: .timestampGapTooLong(previous: previous, found: timestamp, frames: frames))
+            }
             timestamps.append(timestamp)
         }
         let sequence = PoseSequence(

@@ -1,0 +1,89 @@
+import ActionLabTestSupport
+import Foundation
+import Manifest
+import ManifestSchema
+import Reports
+import Sweeps
+import Testing
+import Training
+
+/// A trial whose loss becomes non-finite stops at once and is recorded as diverged, and the
+/// manifest limits hold in every grid cell (issue 15, items 6 and 7).
+@Suite struct SweepLimitsTests {
+    /// BasicMotions with a tiny MLP and a learning rate a Float holds but the loss does not survive.
+    static func plan(scratch: URL, learningRate: Double) throws -> SweepPlan {
+        _ = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
+        let manifest = TestData.packageRoot.appendingPathComponent("experiments/basicmotions.json5")
+        return try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting { configuration in
+            configuration.features.cache = scratch.appendingPathComponent("cache")
+            configuration.output.directory = scratch.appendingPathComponent("reports")
+            configuration.training.seeds = [1]
+            configuration.training.epochs = 5
+            configuration.training.learningRate = learningRate
+            configuration.model = .mlp(hiddenUnits: 8)
+        }
+    }
+
+    /// Before: training ran all epochs on NaN weights, then failed with "cannot encode JSON: -nan".
+    @Test func nonFiniteLossStopsTheTrialAsDiverged() throws {
+        let scratch = try TemporaryDirectory(prefix: "diverged")
+        let plan = try Self.plan(scratch: scratch.url, learningRate: 3e38)
+        let trial = try #require(plan.trials.first)
+        let lines = LogLines()
+        let outcome = try TrialRunner(log: lines.append).run(trial, in: scratch.url)
+        let divergence = try #require(outcome.diverged)
+        #expect(divergence.epoch <= 2, "stops at once, not after \(trial.configuration.training.epochs) epochs")
+        #expect(!divergence.loss.isFinite)
+        #expect(outcome.epochs == divergence.epoch - 1, "the history holds the finite epochs only")
+        #expect(outcome.splits.isEmpty, "a diverged trial is not scored")
+        #expect(lines.lines.contains { $0.contains("diverged, loss") })
+
+        let folder = TrialRunner.folder(of: trial, in: scratch.url)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("weights.h5").path))
+        let marker = try String(contentsOf: folder.appendingPathComponent(TrialRunner.completionMarker), encoding: .utf8)
+        #expect(marker.contains("\"diverged\""))
+        #expect(["nan", "inf", "-inf"].contains { marker.contains("\"loss\" : \"\($0)\"") }, "\(marker)")
+        #expect(TrialRunner.outcome(of: trial, in: scratch.url) == outcome, "the marker reads back, NaN and all")
+
+        let leaderboard = Leaderboard(metric: plan.sweep.selection, parameters: [], outcomes: [outcome], timings: [:])
+        let csv = leaderboard.csvTable.csv
+        #expect(csv.split(separator: "\n").first?.hasSuffix(",diverged_seeds,training_seconds_mean") == true)
+        #expect(csv.split(separator: "\n").last?.hasSuffix(",1,") == true, "\(csv)")
+        #expect(leaderboard.markdownTable.markdown.contains("1 (1 diverged)"))
+        let summary = SweepSummary(plan: plan, leaderboard: leaderboard, missing: 0).markdown
+        #expect(summary.contains("**1 of 1 trials diverged**"), "\(summary)")
+        #expect(summary.contains("| \(divergence.epoch) |"))
+        #expect(summary.contains("none (diverged)"))
+    }
+
+    @Test func finiteTrainingIsNotDiverged() throws {
+        let scratch = try TemporaryDirectory(prefix: "finite")
+        let plan = try Self.plan(scratch: scratch.url, learningRate: 1e-3)
+        let trial = try #require(plan.trials.first)
+        let outcome = try TrialRunner().run(trial, in: scratch.url)
+        #expect(outcome.diverged == nil)
+        #expect(outcome.epochs == 5)
+        let marker = try String(contentsOf: TrialRunner.folder(of: trial, in: scratch.url).appendingPathComponent("complete.json"), encoding: .utf8)
+        #expect(!marker.contains("diverged"))
+    }
+
+    /// Item 6 in `sweep.grid`: each cell is checked like the manifest, at the grid value.
+    @Test func gridValueThatOverflowsAWindowIsReported() throws {
+        let scratch = try TemporaryDirectory(prefix: "grid")
+        let data = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
+        let text = """
+            {
+              name: 'x',
+              dataset: { sources: [{ format: 'uea', path: '\(data.path)' }] },
+              features: { layout: 'accelerometer-gyroscope', frameRate: 10 },
+              sweep: { grid: { 'windows.duration': [1, 1e18] } },
+            }
+            """
+        let error = #expect(throws: ManifestError.self) {
+            try SweepPlan.parse(text: text, fileName: "experiments/x.json5", baseDirectory: scratch.url)
+        }
+        let description = error?.description ?? ""
+        #expect(description.hasPrefix("experiments/x.json5:5:"), "\(description)")
+        #expect(description.contains("a window of 10000000000000000000 frames") || description.contains("more than 10000"), "\(description)")
+    }
+}
