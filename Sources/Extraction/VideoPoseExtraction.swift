@@ -17,7 +17,8 @@ public struct VideoPoseExtraction: Sendable, Equatable {
     public var personCounts: [Int]
     /// The video's nominal frame rate in frames per second (headers), nil when it states none.
     public var nominalFrameRate: Double?
-    /// The duration in seconds: the headers' value, else the last frame's time plus one frame.
+    /// The duration in seconds of the displayed frames: the last decoded frame's time from the
+    /// first, plus one frame (`VideoPoseExtractor.displayedDuration`); the time sample ranges are measured on.
     public var duration: Double
     /// The displayed width in pixels (after rotation).
     public var width: Int

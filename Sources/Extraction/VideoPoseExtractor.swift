@@ -24,7 +24,8 @@ public struct VideoPoseExtractor: Sendable {
     /// The importer name in cache fingerprints.
     public static let importerName = "mediapipe-pose-video"
     /// Bump when the same video and settings would extract differently.
-    public static let version = 1
+    /// 2: the duration is measured on the displayed frames, not taken from the headers.
+    public static let version = 2
 
     /// The landmarker's settings (running mode is always video).
     public var options: MediaPipePoseEstimator.Options
@@ -105,6 +106,7 @@ public struct VideoPoseExtractor: Sendable {
         var timestamps: [Double] = []
         var personCounts: [Int] = []
         var nextSlot = 0
+        var lastDisplayed = 0.0
         let tolerance = 0.25
         while true {
             let frame: VideoFrame
@@ -114,6 +116,7 @@ public struct VideoPoseExtractor: Sendable {
             } catch {
                 throw ExtractionError.video(error)
             }
+            lastDisplayed = frame.timestamp
             // Thin to at most `frameRate`: keep the first frame at or after slot k (less a quarter slot).
             guard frame.timestamp * frameRate >= Double(nextSlot) - tolerance else { continue }
             nextSlot = Int((frame.timestamp * frameRate + tolerance).rounded(.down)) + 1
@@ -137,8 +140,23 @@ public struct VideoPoseExtractor: Sendable {
             frameRate: sequenceRate)
         return VideoPoseExtraction(
             sequence: sequence, personCounts: personCounts, nominalFrameRate: nominal,
-            duration: info.duration ?? (last + 1 / sequenceRate), width: info.displayWidth, height: info.displayHeight,
-            rotation: info.rotation, codec: info.codecName)
+            duration: Self.displayedDuration(lastFrame: max(last, lastDisplayed), nominalFrameRate: nominal, frameRate: sequenceRate),
+            width: info.displayWidth, height: info.displayHeight, rotation: info.rotation, codec: info.codecName)
+    }
+
+    /// How long the displayed frames last: the last decoded frame's time from the first, plus one
+    /// frame (`1 / nominalFrameRate`, else `1 / frameRate`), in seconds.
+    ///
+    /// Not the headers' duration: a container's duration may count from time 0 rather than from
+    /// the first frame (a video whose first frame is shown at 1.0 s and whose last at 3.96 s
+    /// states 4.0 s in MP4 and Matroska), and a truncated file states more than it holds, while
+    /// sample ranges are measured from the first displayed frame.
+    /// - Parameters:
+    ///   - lastFrame: The last decoded frame's timestamp, seconds from the first displayed frame.
+    ///   - nominalFrameRate: The stream's frame rate, nil when unknown.
+    ///   - frameRate: The sequence's frame rate, used when the stream states none.
+    static func displayedDuration(lastFrame: Double, nominalFrameRate: Double?, frameRate: Double) -> Double {
+        lastFrame + 1 / (nominalFrameRate ?? frameRate)
     }
 
     /// The poses of `url` from `cache`, extracting and storing them on a miss.
