@@ -164,6 +164,36 @@ import Testing
         #expect(validate.errorOutput.contains("3 sequences from 1 file (1 from the cache, 0 imported)"), "\(validate.errorOutput)")
     }
 
+    @Test("extract prints no MediaPipe chatter on standard error, and MediaPipe's real errors still show")
+    func mediaPipeChatterIsFiltered() throws {
+        let directory = try TemporaryDirectory()
+        try Self.messiClip(directory.file("data/player/a.mp4"), phase: 0)
+        try Self.messiClip(directory.file("data/player/b.mp4"), phase: 1)
+        try Self.write(
+            """
+            { name: "quiet", dataset: { sources: [{ format: "video", path: "data" }] }, features: { frameRate: 5, cache: "cache" } }
+            """, to: directory.file("quiet.json5"))
+        let result = try CommandLineTool.run(["extract", "quiet.json5"], in: directory.url)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let lines = result.errorOutput.split(separator: "\n")
+        #expect(!result.errorOutput.contains("Sparsity") && !result.errorOutput.contains("INFO: "), "\(result.errorOutput)")
+        // ActionLab's own progress lines only (it printed about 45 of MediaPipe's per video before).
+        #expect(lines.count <= 6 && lines.allSatisfy { $0.hasPrefix("[") }, "\(lines.count) lines: \(result.errorOutput)")
+
+        // A model bundle holding two files that are not TensorFlow Lite models: MediaPipe's own error line stays.
+        let model = directory.file("bad.task")
+        let zip = try PythonOracle.run(
+            "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n"
+                + "    z.writestr('pose_detector.tflite', b'x' * 100)\n    z.writestr('pose_landmarks_detector.tflite', b'y' * 100)\n",
+            arguments: [model.path])
+        try #require(zip.status == 0, "\(zip.errorOutput)")
+        let broken = try CommandLineTool.run(
+            ["extract", "quiet.json5"], in: directory.url, environment: ["ACTIONLAB_POSE_MODEL": model.path])
+        #expect(broken.status == 1)
+        #expect(broken.errorOutput.contains("\nERROR: The model is not a valid Flatbuffer buffer\n"), "\(broken.errorOutput)")
+        #expect(!broken.errorOutput.contains("INFO: "), "\(broken.errorOutput)")
+    }
+
     @Test("kill -9 during extract, then rerun: it finishes, no corrupt entry is read, only unfinished videos are redone")
     func killAndRerun() throws {
         let directory = try TemporaryDirectory()
