@@ -12,8 +12,9 @@ import Video
 /// skipped when it falls before the next slot of a `1 / frameRate` grid (less a quarter slot),
 /// so a 60 fps video extracted at 30 fps costs half the work, while a 25 or 30 fps video keeps
 /// every frame. Kept frames keep their exact times; windows are later resampled on timestamps.
-/// In every frame the most prominent person (largest keypoint box) is kept and the number of
-/// people found is counted; a frame without a person is (0, 0, 0) for every joint.
+/// One person is followed through the clip (``PersonTracker``: the most prominent at first, then
+/// the nearest to the previous frame's choice; the frames where they are lost are recorded) and
+/// the number of people found is counted; a frame without a person is (0, 0, 0) for every joint.
 ///
 /// A file that FFmpeg cannot open or that is truncated or corrupt part way fails as a whole
 /// (``ExtractionError/video(_:)`` with FFmpeg's message): its end is missing or unreliable.
@@ -24,7 +25,8 @@ public struct VideoPoseExtractor: Sendable {
     /// The importer name in cache fingerprints.
     public static let importerName = "mediapipe-pose-video"
     /// Bump when the same video and settings would extract differently.
-    /// 2: the duration is measured on the displayed frames, not taken from the headers.
+    /// 2: the duration is measured on the displayed frames, not taken from the headers; one person
+    /// is followed through the clip (``PersonTracker``) instead of the largest in each frame.
     public static let version = 2
 
     /// The landmarker's settings (running mode is always video).
@@ -105,6 +107,7 @@ public struct VideoPoseExtractor: Sendable {
         var keypoints: [Float] = []
         var timestamps: [Double] = []
         var personCounts: [Int] = []
+        var tracker = PersonTracker()
         var nextSlot = 0
         var lastDisplayed = 0.0
         let tolerance = 0.25
@@ -123,7 +126,7 @@ public struct VideoPoseExtractor: Sendable {
             do {
                 let image = try RGBImage(width: frame.width, height: frame.height, pixels: frame.pixels)
                 let people = try estimator.estimatePeople(in: image, at: frame.timestamp)
-                keypoints += DetectedPerson.frameValues(ofMostProminentAmong: people)
+                keypoints += (tracker.select(among: people, at: frame.timestamp) ?? .undetected).frameValues
                 personCounts.append(people.count)
             } catch let error as PoseEstimationError {
                 throw ExtractionError.pose(file: url.path, timestamp: frame.timestamp, error)
@@ -141,7 +144,8 @@ public struct VideoPoseExtractor: Sendable {
         return VideoPoseExtraction(
             sequence: sequence, personCounts: personCounts, nominalFrameRate: nominal,
             duration: Self.displayedDuration(lastFrame: max(last, lastDisplayed), nominalFrameRate: nominal, frameRate: sequenceRate),
-            width: info.displayWidth, height: info.displayHeight, rotation: info.rotation, codec: info.codecName)
+            width: info.displayWidth, height: info.displayHeight, rotation: info.rotation, codec: info.codecName,
+            personLosses: tracker.losses.map(\.timestamp))
     }
 
     /// How long the displayed frames last: the last decoded frame's time from the first, plus one

@@ -13,9 +13,9 @@ import Pose
 /// jitter. Per label: the number of samples and their total duration. Flags: mixed frame rates,
 /// samples shorter than the action duration, class imbalance (largest class at least twice the
 /// smallest, by sample count), videos without a person, frames without a person, videos
-/// showing more than one person, body parts out of view (mean confidence below
-/// ``missingPartConfidence`` in the frames with a person: Create ML's checklist asks for the
-/// whole body), labels every sample of which is all zeros (no person in any of their frames, so
+/// showing more than one person, videos where the followed person was lost (`PersonTracker`),
+/// body parts out of view (mean confidence below ``missingPartConfidence`` in the frames with a
+/// person: Create ML's checklist asks for the whole body), labels every sample of which is all zeros (no person in any of their frames, so
 /// the class would be learnt from padding), and, with the automatic validation split, labels with
 /// a single training recording (it stays in training, so the label gets no validation data).
 /// Videos are extracted through the feature cache as `extract` does.
@@ -54,6 +54,8 @@ public struct TrainingDataCheck: Sendable {
         /// Mean second difference `|p(t+1) − 2 p(t) + p(t−1)|` of joints detected in three
         /// consecutive frames, in normalized image units: motion that is not smooth. nil with too few frames.
         public var jitter: Double?
+        /// Times in seconds where the followed person was lost and another followed (`VideoPoseExtraction.personLosses`).
+        public var personLosses: [Double] = []
     }
 
     /// One label's row.
@@ -171,7 +173,7 @@ public struct TrainingDataCheck: Sendable {
             path: video.file.path, labels: Array(Set(video.samples.compactMap(\.label))).sorted(), frameRate: extraction.nominalFrameRate,
             duration: extraction.duration, width: extraction.width, height: extraction.height, rotation: extraction.rotation,
             frames: frames, personShare: share { $0 > 0 }, multiplePersonShare: share { $0 > 1 }, partConfidence: parts,
-            jitter: jitterCount > 0 ? jitterSum / Double(jitterCount) : nil)
+            jitter: jitterCount > 0 ? jitterSum / Double(jitterCount) : nil, personLosses: extraction.personLosses)
     }
 
     private static func flags(videos: [VideoRow], labels: [LabelRow], short: [String], actionDuration: Double) -> [String] {
@@ -209,8 +211,14 @@ public struct TrainingDataCheck: Sendable {
         }
         let crowded = videos.filter { $0.multiplePersonShare > 0 }
         if !crowded.isEmpty {
-            flags.append("more than one person in \(crowded.count) video\(crowded.count == 1 ? "" : "s") (the most prominent is used): "
-                + crowded.map { "\(name($0.path)) \(percent($0.multiplePersonShare))" }.joined(separator: ", "))
+            flags.append("more than one person in \(crowded.count) video\(crowded.count == 1 ? "" : "s") (one is followed, the most "
+                + "prominent at first): " + crowded.map { "\(name($0.path)) \(percent($0.multiplePersonShare))" }.joined(separator: ", "))
+        }
+        let lost = videos.filter { !$0.personLosses.isEmpty }
+        if !lost.isEmpty {
+            flags.append("the followed person was lost, and another followed, in \(lost.count) video\(lost.count == 1 ? "" : "s"): "
+                + lost.map { row in "\(name(row.path)) at \(row.personLosses.map { format($0) + " s" }.joined(separator: ", "))" }
+                    .joined(separator: "; "))
         }
         return flags
     }
