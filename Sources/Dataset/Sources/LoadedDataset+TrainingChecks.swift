@@ -72,7 +72,8 @@ extension LoadedDataset {
         let needsValidation = configuration.training.earlyStopping != nil ? "training.earlyStopping monitors it"
             : configuration.training.keptWeights == .bestValidation ? "training.weights 'bestValidation' picks the epoch by it" : nil
         if let needsValidation, windowed(validation).isEmpty {
-            throw DatasetError.emptySplit("validation", reason: "\(needsValidation)\(context); \(validationShortfall(configuration.dataset.validation, missing: labels))")
+            let shortfall = validationShortfall(configuration.dataset.validation, missing: labels)
+            throw DatasetError.emptySplit("validation", reason: "\(needsValidation)\(context); \(shortfall)")
         }
         if configuration.dataset.validation.strategy != .none {
             let validated = Set(validation.map(\.label))
@@ -95,7 +96,8 @@ extension LoadedDataset {
         }
         for label in silent {
             let count = train.filter { $0.label == label }.count
-            warnings.append("warning: every training sequence of '\(label)' (\(count)) is all zeros: no joint was detected in any frame, "
+            warnings.append("warning: every training sequence of '\(label)' (\(count)) is all zeros (no joint detected, or no sensor reading, "
+                + "in any frame), "
                 + "so the classifier learns '\(label)' from zeros; look at its recordings (actionlab check) or drop the label "
                 + "with dataset.labels: { \(label): null }")
         }
@@ -110,7 +112,8 @@ extension LoadedDataset {
                 return "the split by dataset.validation.groupBy '\(field)' held out no \(field) with \(Self.quoted(missing))"
             }
             let single = missing.filter { label in Set(train.filter { $0.label == label }.map(\.group)).count <= 1 }
-            let which = single.count == missing.count && missing.count == labels.count ? "every label has" : "\(Self.quoted(single)) \(single.count == 1 ? "has" : "have")"
+            let which = single.count == labels.count
+                ? "every label (\(Self.quoted(single))) has" : "\(Self.quoted(single)) \(single.count == 1 ? "has" : "have")"
             return single.isEmpty
                 ? "the automatic split (dataset.validation.fraction) held out none of \(Self.quoted(missing))'s recordings"
                 : "\(which) a single recording, and the automatic split holds out whole recordings and keeps one per label for "
