@@ -16,13 +16,17 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
     case unusedLabelMapping([String], present: [String])
     /// The training data has fewer than two classes.
     case tooFewClasses([String])
+    /// Sequences of `split` (validation or test) carry labels no training sequence has: the first
+    /// such sequence, and the classes the classifier would have.
+    case labelsNotInTraining([String], split: String, sequence: String, classes: [String])
     /// A split groups or selects by a file-name field that a sequence's file does not give.
     case missingField(String, sequence: String, present: [String])
 
     public var description: String {
         switch self {
         case let .unknownLabel(label, sequence, known):
-            return "\(sequence): label '\(label)' is not one of the classes \(known)"
+            return "\(sequence): label '\(label)' is not one of the classes \(known) (the training data's labels); drop it "
+                + "with dataset.labels: { \(label): null }, or add training data of it"
         case let .inconsistentShape(sequence, expected, found):
             return "\(sequence): keypoints are \(found) but the other sequences are \(expected)"
         case let .emptySplit(split, reason):
@@ -41,6 +45,12 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
         case let .tooFewClasses(labels):
             return "the training data has \(labels.count) class\(labels.count == 1 ? "" : "es") (\(labels.joined(separator: ", "))); "
                 + "a classifier needs at least two"
+        case let .labelsNotInTraining(labels, split, sequence, classes):
+            let names = labels.map { "'\($0)'" }.joined(separator: ", ")
+            return "the \(split) data has label\(labels.count == 1 ? "" : "s") \(names) (\(sequence) is one) that no training "
+                + "sequence has (classes: \(classes.joined(separator: ", "))), so the classifier cannot predict "
+                + "\(labels.count == 1 ? "it" : "them"); drop \(labels.count == 1 ? "it" : "them") with dataset.labels: "
+                + "{ \(labels.map { "\($0): null" }.joined(separator: ", ")) }, or add training data of \(labels.count == 1 ? "it" : "them")"
         case let .missingField(field, sequence, present):
             return "\(sequence): its file name gives no field '\(field)' (fields: \(present.isEmpty ? "none" : present.joined(separator: ", "))); "
                 + "dataset.validation.groupBy and dataset.test.where need it in every training file"

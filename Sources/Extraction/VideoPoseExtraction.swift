@@ -17,7 +17,8 @@ public struct VideoPoseExtraction: Sendable, Equatable {
     public var personCounts: [Int]
     /// The video's nominal frame rate in frames per second (headers), nil when it states none.
     public var nominalFrameRate: Double?
-    /// The duration in seconds: the headers' value, else the last frame's time plus one frame.
+    /// The duration in seconds of the displayed frames: the last decoded frame's time from the
+    /// first, plus one frame (`VideoPoseExtractor.displayedDuration`); the time sample ranges are measured on.
     public var duration: Double
     /// The displayed width in pixels (after rotation).
     public var width: Int
@@ -27,11 +28,15 @@ public struct VideoPoseExtraction: Sendable, Equatable {
     public var rotation: Int
     /// The codec's short name (`h264`, `mjpeg`).
     public var codec: String
+    /// Times (seconds from the first displayed frame) of the frames where the followed person was
+    /// not found among the people present and another was followed from then on
+    /// (``PersonTracker/losses``); empty for a clip of one person throughout.
+    public var personLosses: [Double] = []
 
     /// Creates an extraction result.
     public init(
         sequence: PoseSequence, personCounts: [Int], nominalFrameRate: Double?, duration: Double, width: Int, height: Int,
-        rotation: Int, codec: String
+        rotation: Int, codec: String, personLosses: [Double] = []
     ) {
         self.sequence = sequence
         self.personCounts = personCounts
@@ -41,17 +46,19 @@ public struct VideoPoseExtraction: Sendable, Equatable {
         self.height = height
         self.rotation = rotation
         self.codec = codec
+        self.personLosses = personLosses
     }
 
     /// The cache's view: one sequence (id and group the file's path, no label: labels come from
     /// the dataset, so one extraction serves every dataset that uses the file), its person
     /// counts, and the header facts as metadata `frame_rate`, `duration`, `width`, `height`,
-    /// `rotation`, `codec`.
+    /// `rotation`, `codec`, and `person_lost_at` (``personLosses``, comma-separated) when not empty.
     public func cacheContents(path: String) -> ImportedContents {
         var metadata = [
             "duration": "\(duration)", "width": "\(width)", "height": "\(height)", "rotation": "\(rotation)", "codec": codec,
         ]
         if let nominalFrameRate { metadata["frame_rate"] = "\(nominalFrameRate)" }
+        if !personLosses.isEmpty { metadata["person_lost_at"] = personLosses.map { "\($0)" }.joined(separator: ",") }
         return ImportedContents(
             sequences: [LabeledSequence(id: path, label: "", group: path, sequence: sequence)], metadata: metadata,
             personCounts: [personCounts])
@@ -69,6 +76,7 @@ public struct VideoPoseExtraction: Sendable, Equatable {
             sequence: sequence, personCounts: counts, nominalFrameRate: number("frame_rate"),
             duration: number("duration") ?? sequence.timestamps.last ?? 0, width: metadata["width"].flatMap { Int($0) } ?? 0,
             height: metadata["height"].flatMap { Int($0) } ?? 0, rotation: metadata["rotation"].flatMap { Int($0) } ?? 0,
-            codec: metadata["codec"] ?? "")
+            codec: metadata["codec"] ?? "",
+            personLosses: (metadata["person_lost_at"] ?? "").split(separator: ",").compactMap { Double($0) })
     }
 }

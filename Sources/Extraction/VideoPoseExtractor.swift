@@ -12,8 +12,9 @@ import Video
 /// skipped when it falls before the next slot of a `1 / frameRate` grid (less a quarter slot),
 /// so a 60 fps video extracted at 30 fps costs half the work, while a 25 or 30 fps video keeps
 /// every frame. Kept frames keep their exact times; windows are later resampled on timestamps.
-/// In every frame the most prominent person (largest keypoint box) is kept and the number of
-/// people found is counted; a frame without a person is (0, 0, 0) for every joint.
+/// One person is followed through the clip (``PersonTracker``: the most prominent at first, then
+/// the nearest to the previous frame's choice; the frames where they are lost are recorded) and
+/// the number of people found is counted; a frame without a person is (0, 0, 0) for every joint.
 ///
 /// A file that FFmpeg cannot open or that is truncated or corrupt part way fails as a whole
 /// (``ExtractionError/video(_:)`` with FFmpeg's message): its end is missing or unreliable.
@@ -24,7 +25,9 @@ public struct VideoPoseExtractor: Sendable {
     /// The importer name in cache fingerprints.
     public static let importerName = "mediapipe-pose-video"
     /// Bump when the same video and settings would extract differently.
-    public static let version = 1
+    /// 2: the duration is measured on the displayed frames, not taken from the headers; one person
+    /// is followed through the clip (``PersonTracker``) instead of the largest in each frame.
+    public static let version = 2
 
     /// The landmarker's settings (running mode is always video).
     public var options: MediaPipePoseEstimator.Options
@@ -104,7 +107,9 @@ public struct VideoPoseExtractor: Sendable {
         var keypoints: [Float] = []
         var timestamps: [Double] = []
         var personCounts: [Int] = []
+        var tracker = PersonTracker()
         var nextSlot = 0
+        var lastDisplayed = 0.0
         let tolerance = 0.25
         while true {
             let frame: VideoFrame
@@ -114,13 +119,14 @@ public struct VideoPoseExtractor: Sendable {
             } catch {
                 throw ExtractionError.video(error)
             }
+            lastDisplayed = frame.timestamp
             // Thin to at most `frameRate`: keep the first frame at or after slot k (less a quarter slot).
             guard frame.timestamp * frameRate >= Double(nextSlot) - tolerance else { continue }
             nextSlot = Int((frame.timestamp * frameRate + tolerance).rounded(.down)) + 1
             do {
                 let image = try RGBImage(width: frame.width, height: frame.height, pixels: frame.pixels)
                 let people = try estimator.estimatePeople(in: image, at: frame.timestamp)
-                keypoints += DetectedPerson.frameValues(ofMostProminentAmong: people)
+                keypoints += (tracker.select(among: people, at: frame.timestamp) ?? .undetected).frameValues
                 personCounts.append(people.count)
             } catch let error as PoseEstimationError {
                 throw ExtractionError.pose(file: url.path, timestamp: frame.timestamp, error)
@@ -137,8 +143,24 @@ public struct VideoPoseExtractor: Sendable {
             frameRate: sequenceRate)
         return VideoPoseExtraction(
             sequence: sequence, personCounts: personCounts, nominalFrameRate: nominal,
-            duration: info.duration ?? (last + 1 / sequenceRate), width: info.displayWidth, height: info.displayHeight,
-            rotation: info.rotation, codec: info.codecName)
+            duration: Self.displayedDuration(lastFrame: max(last, lastDisplayed), nominalFrameRate: nominal, frameRate: sequenceRate),
+            width: info.displayWidth, height: info.displayHeight, rotation: info.rotation, codec: info.codecName,
+            personLosses: tracker.losses.map(\.timestamp))
+    }
+
+    /// How long the displayed frames last: the last decoded frame's time from the first, plus one
+    /// frame (`1 / nominalFrameRate`, else `1 / frameRate`), in seconds.
+    ///
+    /// Not the headers' duration: a container's duration may count from time 0 rather than from
+    /// the first frame (a video whose first frame is shown at 1.0 s and whose last at 3.96 s
+    /// states 4.0 s in MP4 and Matroska), and a truncated file states more than it holds, while
+    /// sample ranges are measured from the first displayed frame.
+    /// - Parameters:
+    ///   - lastFrame: The last decoded frame's timestamp, seconds from the first displayed frame.
+    ///   - nominalFrameRate: The stream's frame rate, nil when unknown.
+    ///   - frameRate: The sequence's frame rate, used when the stream states none.
+    static func displayedDuration(lastFrame: Double, nominalFrameRate: Double?, frameRate: Double) -> Double {
+        lastFrame + 1 / (nominalFrameRate ?? frameRate)
     }
 
     /// The poses of `url` from `cache`, extracting and storing them on a miss.

@@ -6,7 +6,7 @@ extension PoseEstimationConfiguration: ManifestSection {
     package static var settings: [Setting<PoseEstimationConfiguration>] {
         [
             Setting("numPoses", \.numPoses, .integer(.positive),
-                    "people MediaPipe reports per frame (the most prominent is kept; `check` counts them)"),
+                    "people MediaPipe reports per frame (one is followed through a clip, the most prominent at first; `check` counts them)"),
             Setting("minPoseDetectionConfidence", \.minPoseDetectionConfidence, .number(.closed(0, 1)),
                     "MediaPipe's person-detector threshold"),
             Setting("minPosePresenceConfidence", \.minPosePresenceConfidence, .number(.closed(0, 1)),

@@ -205,10 +205,11 @@ public struct SweepRunner {
     }
 
     /// Every distinct dataset of the plan, loaded (and so cached) once, and checked against
-    /// each cell's windows: at least two classes, training windows, and a word about sequences
-    /// too short for a window with `padding: "drop"`.
+    /// each cell (`LoadedDataset.checkTrainable(under:context:)`: classes, labels, shapes,
+    /// windows, validation), its warnings logged once each.
     private func loadDatasets() throws -> [DatasetKey: LoadedDataset] {
         var datasets: [DatasetKey: LoadedDataset] = [:]
+        var warned = Set<String>()
         for (index, cell) in plan.cells.enumerated() {
             let key = DatasetKey(cell)
             if datasets[key] == nil {
@@ -219,22 +220,10 @@ public struct SweepRunner {
                 datasets[key] = try DatasetLoader(configuration: cell, cache: cache, log: log).load()
             }
             guard let dataset = datasets[key] else { continue }
-            guard dataset.labels.count >= 2 else { throw DatasetError.tooFewClasses(dataset.labels) }
-            let builder = WindowBuilder(cell.windows, layout: cell.features.layout)
-            for split in RunReport.splitOrder {
-                let sequences = dataset.sequences(of: split)
-                let kept = sequences.filter { builder.windowStarts(frameCount: $0.frameCount(at: builder.frameRate)).count > 0 }
-                let cellLabel = plan.trials.first { $0.cell == index }?.label ?? ""
-                let cellName = plan.sweep.axes.isEmpty ? "" : " in sweep cell \(index) (\(cellLabel))"
-                if split == "train" && kept.isEmpty {
-                    throw DatasetError.emptySplit(
-                        "train", reason: "no training sequence gives a window of \(cell.windows.size) frames "
-                            + "(padding '\(cell.windows.padding.rawValue)')\(cellName)")
-                }
-                if kept.count < sequences.count {
-                    log("warning: \(sequences.count - kept.count) of \(sequences.count) \(split) sequences are shorter than a window of "
-                        + "\(cell.windows.size) frames and are dropped\(cellName) (windows.padding 'drop')")
-                }
+            let cellLabel = plan.trials.first { $0.cell == index }?.label ?? ""
+            let cellName = plan.sweep.axes.isEmpty ? "" : " in sweep cell \(index) (\(cellLabel))"
+            for warning in try dataset.checkTrainable(under: cell, context: cellName) where warned.insert(warning).inserted {
+                log(warning)
             }
         }
         return datasets

@@ -98,6 +98,102 @@ import Testing
         #expect(try String(contentsOf: directory.file("out/labels.csv"), encoding: .utf8).contains("street,1,"))
     }
 
+    @Test("check flags legs out of view, a label with no person in any sample, and labels with a single recording")
+    func checkFlagsMissingLegsSilentLabelsAndSingleRecordings() throws {
+        let directory = try TemporaryDirectory()
+        // messi5.jpg cut above the knees: head, arms and torso in view, legs never.
+        try Self.ffmpeg([
+            "-loop", "1", "-framerate", "10", "-i", try TestData.file("opencv/messi5.jpg").path, "-t", "1",
+            "-vf", "crop=548:226:0:0", "-c:v", "libx264", "-pix_fmt", "yuv420p", directory.file("data/player/upper.mp4").path,
+        ])
+        try Self.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=gray:size=160x120:rate=10", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            directory.file("data/empty/gray.mp4").path,
+        ])
+        try Self.write(
+            """
+            { name: "check", dataset: { sources: [{ format: "video", path: "data" }] }, features: { frameRate: 10, cache: "cache" },
+              windows: { duration: 0.5 } }
+            """, to: directory.file("check.json5"))
+        let result = try CommandLineTool.run(["check", "check.json5", "--output", "out"], in: directory.url)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let markdown = try String(contentsOf: directory.file("out/check.md"), encoding: .utf8)
+        let flags = markdown.components(separatedBy: "## Labels").first ?? ""
+        #expect(flags.contains("legs out of view in 1 video"), "\(flags)")
+        #expect(flags.contains("player/upper.mp4"), "\(flags)")
+        #expect(!flags.contains("head out of view") && !flags.contains("torso out of view"), "\(flags)")
+        #expect(flags.contains("no person in any sample of 'empty'"), "\(flags)")
+        #expect(flags.contains("one recording only for 'empty', 'player'"), "\(flags)")
+        #expect(flags.contains("training runs without a validation set"), "\(flags)")
+    }
+
+    @Test("Montage on a video whose first frame is shown at 1.0 s: durations, clamping and the log count from that frame")
+    func montageOnAVideoStartingLate() throws {
+        let directory = try TemporaryDirectory()
+        // 3 s of testsrc shown from 1.0 s to 3.96 s; the Matroska container states 4.0 s (and the stream no duration).
+        try Self.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=duration=3:size=160x120:rate=25", "-output_ts_offset", "1", "-c:v", "libx264",
+            "-pix_fmt", "yuv420p", directory.file("data/late.mkv").path,
+        ])
+        try Self.write(
+            """
+            file_name,label,start_time,end_time
+            late.mkv,early,0,1.5
+            late.mkv,tail,2,
+            late.mkv,over,1.5,3.5
+            """, to: directory.file("data/annotations.csv"))
+        try Self.write(
+            """
+            { name: "late", dataset: { sources: [{ format: "montage", path: "data/annotations.csv" }] },
+              features: { frameRate: 10, cache: "cache" }, windows: { duration: 1.5 } }
+            """, to: directory.file("late.json5"))
+        let check = try CommandLineTool.run(["check", "late.json5", "--output", "out"], in: directory.url)
+        #expect(check.status == 0, "\(check.errorOutput)")
+        let markdown = try String(contentsOf: directory.file("out/check.md"), encoding: .utf8)
+        // The sample from 2 s to the end lasts 1 s (not 2 s), shorter than the 1.5-s action duration.
+        #expect(markdown.contains("annotations.csv line 3 (1 s)"), "\(markdown)")
+        let csv = try String(contentsOf: directory.file("out/videos.csv"), encoding: .utf8)
+        let row = try #require(csv.split(separator: "\n").dropFirst().first)
+        #expect(row.split(separator: ",")[3] == "3.0", "duration from the first displayed frame: \(row)")
+        let labels = try String(contentsOf: directory.file("out/labels.csv"), encoding: .utf8)
+        #expect(labels.contains("tail,1,1.0"), "\(labels)")
+
+        let validate = try CommandLineTool.run(["validate", "late.json5", "--data"], in: directory.url)
+        #expect(validate.status == 0, "\(validate.errorOutput)")
+        #expect(validate.errorOutput.contains("end_time 3.5 s is past the end of late.mkv (3.000 s); clamped"), "\(validate.errorOutput)")
+        #expect(validate.errorOutput.contains("3 sequences from 1 file (1 from the cache, 0 imported)"), "\(validate.errorOutput)")
+    }
+
+    @Test("extract prints no MediaPipe chatter on standard error, and MediaPipe's real errors still show")
+    func mediaPipeChatterIsFiltered() throws {
+        let directory = try TemporaryDirectory()
+        try Self.messiClip(directory.file("data/player/a.mp4"), phase: 0)
+        try Self.messiClip(directory.file("data/player/b.mp4"), phase: 1)
+        try Self.write(
+            """
+            { name: "quiet", dataset: { sources: [{ format: "video", path: "data" }] }, features: { frameRate: 5, cache: "cache" } }
+            """, to: directory.file("quiet.json5"))
+        let result = try CommandLineTool.run(["extract", "quiet.json5"], in: directory.url)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let lines = result.errorOutput.split(separator: "\n")
+        #expect(!result.errorOutput.contains("Sparsity") && !result.errorOutput.contains("INFO: "), "\(result.errorOutput)")
+        // ActionLab's own progress lines only (it printed about 45 of MediaPipe's per video before).
+        #expect(lines.count <= 6 && lines.allSatisfy { $0.hasPrefix("[") }, "\(lines.count) lines: \(result.errorOutput)")
+
+        // A model bundle holding two files that are not TensorFlow Lite models: MediaPipe's own error line stays.
+        let model = directory.file("bad.task")
+        let zip = try PythonOracle.run(
+            "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n"
+                + "    z.writestr('pose_detector.tflite', b'x' * 100)\n    z.writestr('pose_landmarks_detector.tflite', b'y' * 100)\n",
+            arguments: [model.path])
+        try #require(zip.status == 0, "\(zip.errorOutput)")
+        let broken = try CommandLineTool.run(
+            ["extract", "quiet.json5"], in: directory.url, environment: ["ACTIONLAB_POSE_MODEL": model.path])
+        #expect(broken.status == 1)
+        #expect(broken.errorOutput.contains("\nERROR: The model is not a valid Flatbuffer buffer\n"), "\(broken.errorOutput)")
+        #expect(!broken.errorOutput.contains("INFO: "), "\(broken.errorOutput)")
+    }
+
     @Test("kill -9 during extract, then rerun: it finishes, no corrupt entry is read, only unfinished videos are redone")
     func killAndRerun() throws {
         let directory = try TemporaryDirectory()

@@ -72,7 +72,9 @@ public struct DatasetLoader {
                     }
                 }
                 do {
-                    var counts = (files: 0, sequences: 0, hits: 0)
+                    // Per distinct file (montage annotations name one video many times): read from the cache?
+                    var fileHits: [String: Bool] = [:]
+                    var sequenceCount = 0
                     var clamped = ClampedKeypoints()
                     for sample in try source.samples() {
                         do {
@@ -97,19 +99,19 @@ public struct DatasetLoader {
                                     clampedKeypoints: result.clamped?.count))
                             }
                             if let fileClamped = result.clamped { clamped.add(fileClamped) }
-                            counts.files += 1
-                            counts.sequences += result.sequences.count
-                            if result.hit { counts.hits += 1 }
+                            if fileHits[sample.file.path] == nil { fileHits[sample.file.path] = result.hit }
+                            sequenceCount += result.sequences.count
                         } catch {
                             failed(error)
                         }
                     }
-                    hits += counts.hits
-                    let files = counts.files == 1 ? "1 file" : "\(counts.files) files"
+                    let fileCount = fileHits.count, hitCount = fileHits.values.filter { $0 }.count
+                    hits += hitCount
+                    let files = fileCount == 1 ? "1 file" : "\(fileCount) files"
                     // Under the `fail` policy a failed file stops the run: its error says it all.
                     guard failures.isEmpty else { continue }
-                    log("\(sourceRole): \(source.path.path): \(counts.sequences) sequences from \(files) "
-                        + "(\(counts.hits) from the cache, \(counts.files - counts.hits) imported)")
+                    log("\(sourceRole): \(source.path.path): \(sequenceCount) sequences from \(files) "
+                        + "(\(hitCount) from the cache, \(fileCount - hitCount) imported)")
                     if clamped.count > 0 { log(Self.clampingWarning(clamped, role: sourceRole, source: source)) }
                 } catch {
                     failed(error)

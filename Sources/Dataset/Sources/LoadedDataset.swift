@@ -26,6 +26,9 @@ public struct LoadedDataset: Sendable {
         !(train.allSatisfy(\.isLoaded) && validation.allSatisfy(\.isLoaded) && test.allSatisfy(\.isLoaded))
     }
 
+    /// The split names, in report order.
+    public static let splitNames = ["train", "validation", "test"]
+
     /// The sequences of a split by name (`train`, `validation`, `test`).
     public func sequences(of split: String) -> [DatasetSequence] {
         switch split {

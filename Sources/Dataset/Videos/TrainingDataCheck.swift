@@ -2,6 +2,7 @@ import Extraction
 import FeatureCache
 import Foundation
 import Manifest
+import Pose
 
 /// Create ML's training-data checklist for a manifest's videos (`actionlab check`): per video,
 /// per label, and flags for what tends to spoil an action classifier.
@@ -11,8 +12,13 @@ import Manifest
 /// the cache entry), mean confidence per body part (is the whole body in view?), and keypoint
 /// jitter. Per label: the number of samples and their total duration. Flags: mixed frame rates,
 /// samples shorter than the action duration, class imbalance (largest class at least twice the
-/// smallest, by sample count), videos without a person, frames without a person, and videos
-/// showing more than one person. Videos are extracted through the feature cache as `extract` does.
+/// smallest, by sample count), videos without a person, frames without a person, videos
+/// showing more than one person, videos where the followed person was lost (`PersonTracker`),
+/// body parts out of view (mean confidence below ``missingPartConfidence`` in the frames with a
+/// person: Create ML's checklist asks for the whole body), labels every sample of which is all zeros (no person in any of their frames, so
+/// the class would be learnt from padding), and, with the automatic validation split, labels with
+/// a single training recording (it stays in training, so the label gets no validation data).
+/// Videos are extracted through the feature cache as `extract` does.
 public struct TrainingDataCheck: Sendable {
     /// Body parts whose mean confidence is reported, as ``SkeletonLayout/vision18`` joint indices.
     public static let bodyParts: [(name: String, joints: [Int])] = [
@@ -20,6 +26,10 @@ public struct TrainingDataCheck: Sendable {
     ]
     /// Largest over smallest class size from which class imbalance is flagged.
     public static let imbalanceRatio = 2.0
+    /// Mean confidence of a body part, over a video's frames with a person, below which the part
+    /// is flagged as out of view (0 when it is never detected; BlazePose gives a few hundredths
+    /// to joints it guesses just outside the picture).
+    public static let missingPartConfidence = 0.1
 
     /// One video's row.
     public struct VideoRow: Sendable {
@@ -44,6 +54,8 @@ public struct TrainingDataCheck: Sendable {
         /// Mean second difference `|p(t+1) − 2 p(t) + p(t−1)|` of joints detected in three
         /// consecutive frames, in normalized image units: motion that is not smooth. nil with too few frames.
         public var jitter: Double?
+        /// Times in seconds where the followed person was lost and another followed (`VideoPoseExtraction.personLosses`).
+        public var personLosses: [Double] = []
     }
 
     /// One label's row.
@@ -70,6 +82,7 @@ public struct TrainingDataCheck: Sendable {
         let listing = ManifestVideos(configurations: [configuration])
         failures = listing.listingFailures
         var durations: [String: (count: Int, seconds: Double)] = [:]
+        var zeroSamples: [String: Int] = [:]
         var short: [String] = []
         for video in listing.videos {
             let reader = VideoSequenceReader(cache: cache, pose: video.pose, log: { _ in })
@@ -87,13 +100,49 @@ public struct TrainingDataCheck: Sendable {
                 durations[label, default: (0, 0)].count += 1
                 durations[label, default: (0, 0)].seconds += max(0, length)
                 if length < actionDuration - 1e-9 { short.append("\(sample.origin ?? video.file.lastPathComponent) (\(Self.format(length)) s)") }
+                if Self.isAllZeros(extraction.sequence, from: sample.start ?? 0, to: sample.end ?? .infinity) { zeroSamples[label, default: 0] += 1 }
             }
         }
         labels = durations.keys.sorted().compactMap { label in
             durations[label].map { LabelRow(label: label, count: $0.count, totalDuration: $0.seconds) }
         }
         flags = Self.flags(videos: videos, labels: labels, short: short, actionDuration: actionDuration)
+        let silent = labels.filter { zeroSamples[$0.label] == $0.count }.map(\.label)
+        if !silent.isEmpty {
+            flags.append("no person in any sample of \(Self.quoted(silent)): \(silent.count == 1 ? "its" : "their") windows are all zeros, "
+                + "so the classifier would learn \(silent.count == 1 ? "it" : "them") from zeros")
+        }
+        if let single = Self.singleRecordingLabels(configuration.dataset), !single.isEmpty {
+            flags.append("one recording only for \(Self.quoted(single)): the automatic validation split holds out whole recordings, "
+                + "so \(single.count == 1 ? "this label gets" : "these labels get") no validation data"
+                + (single.count == labels.count ? " and training runs without a validation set" : ""))
+        }
     }
+
+    /// Whether every keypoint value of `sequence`'s frames in `[start, end)` seconds is 0.
+    private static func isAllZeros(_ sequence: PoseSequence, from start: Double, to end: Double) -> Bool {
+        let perFrame = sequence.valuesPerFrame
+        for (frame, time) in sequence.timestamps.enumerated() where time >= start && time < end {
+            if sequence.keypoints[(frame * perFrame)..<((frame + 1) * perFrame)].contains(where: { $0 != 0 }) { return false }
+        }
+        return true
+    }
+
+    /// The labels of `dataset`'s training videos that have a single recording (a file, or with
+    /// `validation.groupBy` a value of that field), when the validation split is automatic; nil otherwise.
+    private static func singleRecordingLabels(_ dataset: DatasetConfiguration) -> [String]? {
+        guard dataset.validation.strategy == .automatic else { return nil }
+        var recordings: [String: Set<String>] = [:]
+        for source in dataset.sources where source.format.decodesVideo {
+            for sample in (try? source.samples()) ?? [] {
+                let recording = dataset.validation.groupBy.flatMap { sample.fields[$0] } ?? sample.file.path
+                recordings[sample.label ?? "", default: []].insert(recording)
+            }
+        }
+        return recordings.filter { $0.value.count == 1 }.keys.sorted()
+    }
+
+    private static func quoted(_ labels: [String]) -> String { labels.map { "'\($0)'" }.joined(separator: ", ") }
 
     private static func row(video: ManifestVideos.Video, extraction: VideoPoseExtraction) -> VideoRow {
         let sequence = extraction.sequence
@@ -124,7 +173,7 @@ public struct TrainingDataCheck: Sendable {
             path: video.file.path, labels: Array(Set(video.samples.compactMap(\.label))).sorted(), frameRate: extraction.nominalFrameRate,
             duration: extraction.duration, width: extraction.width, height: extraction.height, rotation: extraction.rotation,
             frames: frames, personShare: share { $0 > 0 }, multiplePersonShare: share { $0 > 1 }, partConfidence: parts,
-            jitter: jitterCount > 0 ? jitterSum / Double(jitterCount) : nil)
+            jitter: jitterCount > 0 ? jitterSum / Double(jitterCount) : nil, personLosses: extraction.personLosses)
     }
 
     private static func flags(videos: [VideoRow], labels: [LabelRow], short: [String], actionDuration: Double) -> [String] {
@@ -152,10 +201,24 @@ public struct TrainingDataCheck: Sendable {
             flags.append("frames without a person: \(missing) of \(total) frames in \(partial.count) video\(partial.count == 1 ? "" : "s") "
                 + "(\(partial.map { "\(name($0.path)) \(percent(1 - $0.personShare))" }.joined(separator: ", "))); they are zeros")
         }
+        for (index, part) in bodyParts.enumerated() {
+            // The mean over frames with a person: frames without one add zeros to `partConfidence`.
+            let unseen = videos.filter { $0.personShare > 0 && $0.partConfidence[index] / $0.personShare < missingPartConfidence }
+            guard !unseen.isEmpty else { continue }
+            flags.append("\(part.name) out of view in \(unseen.count) video\(unseen.count == 1 ? "" : "s") (mean confidence below "
+                + "\(format(missingPartConfidence)) where a person is seen; Create ML's checklist asks for the whole body): "
+                + unseen.map { "\(name($0.path)) \(String(format: "%.2f", $0.partConfidence[index] / $0.personShare))" }.joined(separator: ", "))
+        }
         let crowded = videos.filter { $0.multiplePersonShare > 0 }
         if !crowded.isEmpty {
-            flags.append("more than one person in \(crowded.count) video\(crowded.count == 1 ? "" : "s") (the most prominent is used): "
-                + crowded.map { "\(name($0.path)) \(percent($0.multiplePersonShare))" }.joined(separator: ", "))
+            flags.append("more than one person in \(crowded.count) video\(crowded.count == 1 ? "" : "s") (one is followed, the most "
+                + "prominent at first): " + crowded.map { "\(name($0.path)) \(percent($0.multiplePersonShare))" }.joined(separator: ", "))
+        }
+        let lost = videos.filter { !$0.personLosses.isEmpty }
+        if !lost.isEmpty {
+            flags.append("the followed person was lost, and another followed, in \(lost.count) video\(lost.count == 1 ? "" : "s"): "
+                + lost.map { row in "\(name(row.path)) at \(row.personLosses.map { format($0) + " s" }.joined(separator: ", "))" }
+                    .joined(separator: "; "))
         }
         return flags
     }

@@ -8,7 +8,8 @@ import Foundation
 /// estimator is deinitialized. libmediapipe.so is opened at run time (``MediaPipeAssets`` says
 /// where it is looked for), so code that never creates an estimator runs without it. Calls are
 /// serialized by a lock: MediaPipe's own Python API likewise sends every call on one landmarker
-/// through a single thread.
+/// through a single thread. What MediaPipe prints while a landmarker is created, runs its first
+/// frame and is closed goes through ``MediaPipeLogFilter``, which drops its routine chatter.
 ///
 /// In ``Options/RunningMode-swift.enum/video`` mode the landmarker tracks people from frame to
 /// frame and frames must come in display order with strictly increasing timestamps (milliseconds
@@ -28,6 +29,8 @@ public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable {
     private let lock = NSLock()
     private var landmarker: MpPoseLandmarkerPtr?
     private var previousTimestampMilliseconds: Int64?
+    /// Whether a frame has been estimated (the first detection logs; see ``MediaPipeLogFilter``).
+    private var hasDetected = false
 
     /// Creates a pose landmarker.
     /// - Parameter options: Model, running mode, number of people and confidence thresholds.
@@ -37,9 +40,9 @@ public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable {
         try options.validate()
         let libraryPath = try MediaPipeAssets.libraryPath(explicitPath: options.libraryPath)
         let modelPath = try MediaPipeAssets.modelPath(explicitPath: options.modelPath)
-        let library = try MediaPipeLibrary.shared(at: libraryPath)
+        let library = try MediaPipeLogFilter.capturing { try MediaPipeLibrary.shared(at: libraryPath) }
         var handle: MpPoseLandmarkerPtr?
-        try modelPath.withCString { modelPathPointer in
+        try MediaPipeLogFilter.capturing { try modelPath.withCString { modelPathPointer in
             var landmarkerOptions = MpPoseLandmarkerOptions()  // zeroed: no buffer, no callback, no masks
             landmarkerOptions.base_options.model_asset_path = modelPathPointer
             landmarkerOptions.base_options.file_descriptor = -1  // the model comes from the path
@@ -52,7 +55,7 @@ public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable {
             try library.check("MpPoseLandmarkerCreate") {
                 library.poseLandmarkerCreate(&landmarkerOptions, &handle, $0)
             }
-        }
+        } }
         guard let handle else { throw PoseEstimationError.noResult(function: "MpPoseLandmarkerCreate") }
         self.options = options
         self.libraryPath = libraryPath
@@ -72,7 +75,9 @@ public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable {
         defer { lock.unlock() }
         guard let landmarker else { return }
         self.landmarker = nil
-        try library.check("MpPoseLandmarkerClose") { library.poseLandmarkerClose(landmarker, $0) }
+        try MediaPipeLogFilter.capturing {
+            try library.check("MpPoseLandmarkerClose") { library.poseLandmarkerClose(landmarker, $0) }
+        }
     }
 
     /// Finds people in one frame; see ``PoseEstimator/estimatePeople(in:at:)``.
@@ -96,7 +101,16 @@ public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable {
         defer { lock.unlock() }
         guard let landmarker else { throw PoseEstimationError.closed }
         let milliseconds = try videoTimestampMilliseconds(timestamp)
-        return try withMediaPipeImage(image) { mediaPipeImage in
+        guard hasDetected else {
+            hasDetected = true
+            return try MediaPipeLogFilter.capturing { try detect(in: image, milliseconds: milliseconds, landmarker: landmarker) }
+        }
+        return try detect(in: image, milliseconds: milliseconds, landmarker: landmarker)
+    }
+
+    /// One detection call, with `lock` held.
+    private func detect(in image: RGBImage, milliseconds: Int64, landmarker: MpPoseLandmarkerPtr) throws -> [[BlazePoseLandmark]] {
+        try withMediaPipeImage(image) { mediaPipeImage in
             var result = MpPoseLandmarkerResult()
             switch options.runningMode {
             case .image:
