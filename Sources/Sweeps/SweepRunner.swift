@@ -91,14 +91,7 @@ public struct SweepRunner {
             }
             failures = runInWorkers(pending, folder: folder, jobs: jobs, executable: workerExecutable)
         } else {
-            let runner = TrialRunner(log: log)
-            for trial in pending {
-                do {
-                    try runner.run(trial, in: folder, dataset: datasets[DatasetKey(trial.configuration)])
-                } catch {
-                    failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): \(error)")
-                }
-            }
+            failures = TrialRunner(log: log).runEach(pending, in: folder) { datasets[DatasetKey($0.configuration)] }
         }
         datasets.removeAll()
         try writeReports(folder)
@@ -146,7 +139,8 @@ public struct SweepRunner {
     }
 
     /// Runs trials `indices` of the sweep in `folder`, one after another in this process, loading
-    /// each dataset once for all of them (the worker side of `jobs > 1`).
+    /// each dataset once for all of them (the worker side of `jobs > 1`). A trial that another
+    /// process is training is passed over, then waited for at the end (``TrialRunner/runEach(_:in:dataset:)``).
     /// - Throws: `SweepError.noSuchTrial` for an index outside the sweep (before any trial
     ///   runs), `SweepError.trialsFailed` listing the trials that failed (after the others ran).
     public static func runTrials(indices: [Int], in folder: URL, log: @escaping @Sendable (String) -> Void) throws {
@@ -155,26 +149,15 @@ public struct SweepRunner {
             throw SweepError.noSuchTrial(index: index, count: record.trials.count)
         }
         var datasets: [DatasetKey: LoadedDataset] = [:]
-        var failures: [String] = []
-        let runner = TrialRunner(log: log)
         Provenance.prepareProcessFacts()
         WorkerLifeline.watchParentIfWorker(log: log)
-        for index in indices {
-            let trial = record.trials[index]
-            do {
-                if TrialRunner.outcome(of: trial, in: folder) != nil {
-                    log("trial \(trial.index) [\(trial.id)] has already finished; keeping it")
-                    continue
-                }
-                let key = DatasetKey(trial.configuration)
-                if datasets[key] == nil {
-                    let cache = try FeatureCache(directory: trial.configuration.features.cache)
-                    datasets[key] = try DatasetLoader(configuration: trial.configuration, cache: cache).load()
-                }
-                try runner.run(trial, in: folder, dataset: datasets[key])
-            } catch {
-                failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): \(error)")
-            }
+        let failures = TrialRunner(log: log).runEach(indices.map { record.trials[$0] }, in: folder) { trial in
+            let key = DatasetKey(trial.configuration)
+            if let loaded = datasets[key] { return loaded }
+            let cache = try FeatureCache(directory: trial.configuration.features.cache)
+            let loaded = try DatasetLoader(configuration: trial.configuration, cache: cache).load()
+            datasets[key] = loaded
+            return loaded
         }
         guard failures.isEmpty else { throw SweepError.trialsFailed(failures) }
     }
@@ -362,6 +345,8 @@ public struct SweepRunner {
                 let resumable = FileManager.default.fileExists(atPath: partial.appendingPathComponent(TrialRunner.checkpointName).path)
                 if resumable && !finished {
                     log("keeping \(name), left by a run that was killed: its trial resumes from its checkpoint")
+                    // Its trial is not claimed here: only files whose writer has ended go.
+                    AtomicFile.removeStaleTemporaryFiles(in: partial)
                     continue
                 }
                 log("removing \(name), left by a run that was killed")
