@@ -180,6 +180,11 @@ public struct SweepRunner {
         guard isDirectory.boolValue else {
             throw ReportError.writeFailed(path: folder.path, reason: "it is a file; --output names the folder to create")
         }
+        if SweepRecord.isInterruptedCreation(folder) {
+            log("\(folder.path): its creation was interrupted before \(SweepRecord.fileName) was written (it holds no trial); "
+                + "creating it afresh")
+            return false
+        }
         let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         guard contents.isEmpty else {
             throw ReportError.writeFailed(path: folder.path, reason: "the output folder exists, is not empty and is not a sweep; choose another --output")
@@ -240,23 +245,52 @@ public struct SweepRunner {
         }
     }
 
+    /// Creates the sweep folder atomically: its files are written into a temporary sibling
+    /// (`.<name>.tmp-<pid>-<uuid>`, see `AtomicFile.temporaryURL(for:)`) that is renamed into
+    /// place complete, so a killed run leaves either no folder or a whole one. An empty folder
+    /// or one whose creation an older version left half-done (``SweepRecord/isInterruptedCreation(_:)``)
+    /// is replaced; when another run of the same sweep created the folder first, this one joins it.
     private func createFolder(_ folder: URL) throws {
+        let parent = folder.deletingLastPathComponent()
+        let temporary = AtomicFile.temporaryURL(for: folder)
         do {
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("trials"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            // Left by runs killed while creating this folder.
+            AtomicFile.removeStaleTemporaryFiles(in: parent, destinationName: folder.lastPathComponent)
+            try FileManager.default.createDirectory(at: temporary.appendingPathComponent("trials"), withIntermediateDirectories: true)
         } catch {
             throw ReportError.writeFailed(path: folder.path, reason: ReportError.reason(error))
         }
-        if let manifestURL {
-            let manifest: Data
-            do {
-                manifest = try Data(contentsOf: manifestURL)
-            } catch {
-                throw ReportError.writeFailed(path: manifestURL.path, reason: "cannot re-read the manifest: \(error.localizedDescription)")
+        do {
+            // Nobody sees the temporary folder: one flush for its files, before the rename.
+            try AtomicFile.withDeferredSync(flushing: temporary) {
+                if let manifestURL {
+                    let manifest: Data
+                    do {
+                        manifest = try Data(contentsOf: manifestURL)
+                    } catch {
+                        throw ReportError.writeFailed(
+                            path: manifestURL.path, reason: "cannot re-read the manifest: \(error.localizedDescription)")
+                    }
+                    try AtomicFile.write(manifest, to: temporary.appendingPathComponent("manifest.json5"))
+                }
+                try AtomicFile.write(plan.base.resolvedJSON(), to: temporary.appendingPathComponent("resolved.json"))
+                try AtomicFile.writeJSON(SweepRecord(plan: plan), to: temporary.appendingPathComponent(SweepRecord.fileName))
             }
-            try AtomicFile.write(manifest, to: folder.appendingPathComponent("manifest.json5"))
+            if SweepRecord.isInterruptedCreation(folder) { try? FileManager.default.removeItem(at: folder) }
+            // rename(2) replaces an empty folder and fails on a non-empty one.
+            if rename(temporary.path, folder.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                guard try checkFolder(folder) else { throw ReportError.writeFailed(path: folder.path, reason: reason) }
+                try? FileManager.default.removeItem(at: temporary)
+                log("\(folder.path) was created by another run of this sweep at the same time; joining it")
+                return
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
         }
-        try AtomicFile.write(plan.base.resolvedJSON(), to: folder.appendingPathComponent("resolved.json"))
-        try AtomicFile.writeJSON(SweepRecord(plan: plan), to: folder.appendingPathComponent(SweepRecord.fileName))
+        try? AtomicFile.sync(path: parent.path, directory: true)
     }
 
     /// Runs `trials` in up to `jobs` worker processes; returns one message per failed trial.
