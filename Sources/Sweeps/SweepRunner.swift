@@ -10,7 +10,9 @@ import Reports
 ///
 /// Folder layout: `manifest.json5`, `resolved.json` (base configuration), `sweep.json` (every
 /// trial with its configuration), `trials/<id>/` (one finished trial each, see `TrialRunner`),
-/// `leaderboard.csv` and `summary.md` (written when the trials have run).
+/// `claims/<id>.lock` (who trains a trial, see `TrialClaim`), `leaderboard.csv` and `summary.md`
+/// (written when the trials have run). The folder appears whole: it is created under a temporary
+/// name and renamed into place.
 ///
 /// Data problems are found before the folder is created: every distinct dataset is loaded
 /// through the feature cache first, which also means worker processes only ever read the cache.
