@@ -19,7 +19,7 @@ import Testing
               features: { layout: "accelerometer-gyroscope", frameRate: 10, cache: "cache" },
               windows: { duration: 5 },
               model: { channels: [16, 16], kernelSizes: [5, 3] },
-              training: { epochs: 10, seeds: [1, 2] },
+              training: { epochs: 6, seeds: [1, 2] },
               sweep: { grid: { "windows.duration": [5, 10] } },
             }
             """, named: "sweep.json5", in: project.url)
