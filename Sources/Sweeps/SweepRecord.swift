@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 import Manifest
 
@@ -34,7 +35,13 @@ public struct SweepRecord: Sendable, Codable {
     public init(folder: URL) throws {
         let url = folder.appendingPathComponent(Self.fileName)
         guard let data = try? Data(contentsOf: url) else {
-            throw SweepError.notASweep(path: folder.path, reason: "it has no \(Self.fileName)")
+            guard Self.isInterruptedCreation(folder) else {
+                throw SweepError.notASweep(path: folder.path, reason: "it has no \(Self.fileName)")
+            }
+            throw SweepError.notASweep(
+                path: folder.path,
+                reason: "its creation was interrupted before \(Self.fileName) was written, so it holds no trial; "
+                    + "run the manifest again with 'actionlab run MANIFEST --output \(folder.path)', which creates it afresh")
         }
         do {
             self = try JSONDecoder().decode(SweepRecord.self, from: data)
@@ -43,6 +50,23 @@ public struct SweepRecord: Sendable, Codable {
         }
         guard format == "actionlab-sweep", formatVersion == 1 else {
             throw SweepError.notASweep(path: url.path, reason: "format '\(format)' version \(formatVersion) is not 'actionlab-sweep' 1")
+        }
+    }
+
+    /// Whether `folder` is a sweep folder whose creation was interrupted (a kill while an older
+    /// version, which wrote it in place, created it): no `sweep.json`, nothing but an empty
+    /// `trials` folder, `manifest.json5`, `resolved.json` and temporary files. Nothing in it is
+    /// a result, so `run MANIFEST --output` creates it afresh. Today's folders appear whole.
+    public static func isInterruptedCreation(_ folder: URL) -> Bool {
+        let manager = FileManager.default
+        guard !manager.fileExists(atPath: folder.appendingPathComponent(fileName).path),
+              let contents = try? manager.contentsOfDirectory(atPath: folder.path), !contents.isEmpty else { return false }
+        return contents.allSatisfy { name in
+            switch name {
+            case "manifest.json5", "resolved.json": return true
+            case "trials": return (try? manager.contentsOfDirectory(atPath: folder.appendingPathComponent(name).path))?.isEmpty == true
+            default: return AtomicFile.writerProcess(ofTemporaryFileNamed: name) != nil
+            }
         }
     }
 

@@ -10,7 +10,9 @@ import Reports
 ///
 /// Folder layout: `manifest.json5`, `resolved.json` (base configuration), `sweep.json` (every
 /// trial with its configuration), `trials/<id>/` (one finished trial each, see `TrialRunner`),
-/// `leaderboard.csv` and `summary.md` (written when the trials have run).
+/// `claims/<id>.lock` (who trains a trial, see `TrialClaim`), `leaderboard.csv` and `summary.md`
+/// (written when the trials have run). The folder appears whole: it is created under a temporary
+/// name and renamed into place.
 ///
 /// Data problems are found before the folder is created: every distinct dataset is loaded
 /// through the feature cache first, which also means worker processes only ever read the cache.
@@ -91,14 +93,7 @@ public struct SweepRunner {
             }
             failures = runInWorkers(pending, folder: folder, jobs: jobs, executable: workerExecutable)
         } else {
-            let runner = TrialRunner(log: log)
-            for trial in pending {
-                do {
-                    try runner.run(trial, in: folder, dataset: datasets[DatasetKey(trial.configuration)])
-                } catch {
-                    failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): \(error)")
-                }
-            }
+            failures = TrialRunner(log: log).runEach(pending, in: folder) { datasets[DatasetKey($0.configuration)] }
         }
         datasets.removeAll()
         try writeReports(folder)
@@ -146,7 +141,8 @@ public struct SweepRunner {
     }
 
     /// Runs trials `indices` of the sweep in `folder`, one after another in this process, loading
-    /// each dataset once for all of them (the worker side of `jobs > 1`).
+    /// each dataset once for all of them (the worker side of `jobs > 1`). A trial that another
+    /// process is training is passed over, then waited for at the end (``TrialRunner/runEach(_:in:dataset:)``).
     /// - Throws: `SweepError.noSuchTrial` for an index outside the sweep (before any trial
     ///   runs), `SweepError.trialsFailed` listing the trials that failed (after the others ran).
     public static func runTrials(indices: [Int], in folder: URL, log: @escaping @Sendable (String) -> Void) throws {
@@ -155,26 +151,15 @@ public struct SweepRunner {
             throw SweepError.noSuchTrial(index: index, count: record.trials.count)
         }
         var datasets: [DatasetKey: LoadedDataset] = [:]
-        var failures: [String] = []
-        let runner = TrialRunner(log: log)
         Provenance.prepareProcessFacts()
         WorkerLifeline.watchParentIfWorker(log: log)
-        for index in indices {
-            let trial = record.trials[index]
-            do {
-                if TrialRunner.outcome(of: trial, in: folder) != nil {
-                    log("trial \(trial.index) [\(trial.id)] has already finished; keeping it")
-                    continue
-                }
-                let key = DatasetKey(trial.configuration)
-                if datasets[key] == nil {
-                    let cache = try FeatureCache(directory: trial.configuration.features.cache)
-                    datasets[key] = try DatasetLoader(configuration: trial.configuration, cache: cache).load()
-                }
-                try runner.run(trial, in: folder, dataset: datasets[key])
-            } catch {
-                failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): \(error)")
-            }
+        let failures = TrialRunner(log: log).runEach(indices.map { record.trials[$0] }, in: folder) { trial in
+            let key = DatasetKey(trial.configuration)
+            if let loaded = datasets[key] { return loaded }
+            let cache = try FeatureCache(directory: trial.configuration.features.cache)
+            let loaded = try DatasetLoader(configuration: trial.configuration, cache: cache).load()
+            datasets[key] = loaded
+            return loaded
         }
         guard failures.isEmpty else { throw SweepError.trialsFailed(failures) }
     }
@@ -196,6 +181,11 @@ public struct SweepRunner {
         }
         guard isDirectory.boolValue else {
             throw ReportError.writeFailed(path: folder.path, reason: "it is a file; --output names the folder to create")
+        }
+        if SweepRecord.isInterruptedCreation(folder) {
+            log("\(folder.path): its creation was interrupted before \(SweepRecord.fileName) was written (it holds no trial); "
+                + "creating it afresh")
+            return false
         }
         let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         guard contents.isEmpty else {
@@ -246,23 +236,52 @@ public struct SweepRunner {
         }
     }
 
+    /// Creates the sweep folder atomically: its files are written into a temporary sibling
+    /// (`.<name>.tmp-<pid>-<uuid>`, see `AtomicFile.temporaryURL(for:)`) that is renamed into
+    /// place complete, so a killed run leaves either no folder or a whole one. An empty folder
+    /// or one whose creation an older version left half-done (``SweepRecord/isInterruptedCreation(_:)``)
+    /// is replaced; when another run of the same sweep created the folder first, this one joins it.
     private func createFolder(_ folder: URL) throws {
+        let parent = folder.deletingLastPathComponent()
+        let temporary = AtomicFile.temporaryURL(for: folder)
         do {
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("trials"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            // Left by runs killed while creating this folder.
+            AtomicFile.removeStaleTemporaryFiles(in: parent, destinationName: folder.lastPathComponent)
+            try FileManager.default.createDirectory(at: temporary.appendingPathComponent("trials"), withIntermediateDirectories: true)
         } catch {
             throw ReportError.writeFailed(path: folder.path, reason: ReportError.reason(error))
         }
-        if let manifestURL {
-            let manifest: Data
-            do {
-                manifest = try Data(contentsOf: manifestURL)
-            } catch {
-                throw ReportError.writeFailed(path: manifestURL.path, reason: "cannot re-read the manifest: \(error.localizedDescription)")
+        do {
+            // Nobody sees the temporary folder: one flush for its files, before the rename.
+            try AtomicFile.withDeferredSync(flushing: temporary) {
+                if let manifestURL {
+                    let manifest: Data
+                    do {
+                        manifest = try Data(contentsOf: manifestURL)
+                    } catch {
+                        throw ReportError.writeFailed(
+                            path: manifestURL.path, reason: "cannot re-read the manifest: \(error.localizedDescription)")
+                    }
+                    try AtomicFile.write(manifest, to: temporary.appendingPathComponent("manifest.json5"))
+                }
+                try AtomicFile.write(plan.base.resolvedJSON(), to: temporary.appendingPathComponent("resolved.json"))
+                try AtomicFile.writeJSON(SweepRecord(plan: plan), to: temporary.appendingPathComponent(SweepRecord.fileName))
             }
-            try AtomicFile.write(manifest, to: folder.appendingPathComponent("manifest.json5"))
+            if SweepRecord.isInterruptedCreation(folder) { try? FileManager.default.removeItem(at: folder) }
+            // rename(2) replaces an empty folder and fails on a non-empty one.
+            if rename(temporary.path, folder.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                guard try checkFolder(folder) else { throw ReportError.writeFailed(path: folder.path, reason: reason) }
+                try? FileManager.default.removeItem(at: temporary)
+                log("\(folder.path) was created by another run of this sweep at the same time; joining it")
+                return
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
         }
-        try AtomicFile.write(plan.base.resolvedJSON(), to: folder.appendingPathComponent("resolved.json"))
-        try AtomicFile.writeJSON(SweepRecord(plan: plan), to: folder.appendingPathComponent(SweepRecord.fileName))
+        try? AtomicFile.sync(path: parent.path, directory: true)
     }
 
     /// Runs `trials` in up to `jobs` worker processes; returns one message per failed trial.
@@ -351,6 +370,8 @@ public struct SweepRunner {
                 let resumable = FileManager.default.fileExists(atPath: partial.appendingPathComponent(TrialRunner.checkpointName).path)
                 if resumable && !finished {
                     log("keeping \(name), left by a run that was killed: its trial resumes from its checkpoint")
+                    // Its trial is not claimed here: only files whose writer has ended go.
+                    AtomicFile.removeStaleTemporaryFiles(in: partial)
                     continue
                 }
                 log("removing \(name), left by a run that was killed")

@@ -15,8 +15,13 @@ import Training
 /// folder left by a killed process is adopted (renamed to this process's partial folder) and
 /// training resumes from its checkpoint: the folder name is the content-addressed trial id, so
 /// the checkpoint belongs to the same configuration and seed, and the result is bit-identical
-/// to an uninterrupted run. `rename(2)` onto an existing non-empty folder
-/// fails, so when two workers finish the same trial the second discards its copy: every trial
+/// to an uninterrupted run; temporary files that the killed writer left in it are removed, so a
+/// finished trial folder never holds one.
+///
+/// A trial is claimed (``TrialClaim``, a lock the kernel releases when its holder ends) before
+/// it trains, so however many `actionlab run` or `actionlab trial` processes work on one folder,
+/// each trial trains once. `rename(2)` onto an existing non-empty folder fails, so even without
+/// the claim (a process of an older version) a second copy of a trial is discarded: every trial
 /// completes exactly once, whatever runs in parallel or is killed.
 public struct TrialRunner {
     /// Receives progress lines.
@@ -43,16 +48,72 @@ public struct TrialRunner {
         return try? JSONDecoder().decode(TrialOutcome.self, from: data)
     }
 
-    /// Trains, evaluates and writes `trial` unless it has already finished.
+    /// Trains, evaluates and writes `trial` unless it has already finished; when another
+    /// process is training it, waits for that process and keeps its result (or trains the trial
+    /// if that process ended without finishing it).
     /// - Parameters:
     ///   - trial: The trial.
     ///   - sweepFolder: The sweep's folder.
     ///   - dataset: The trial's data, if the caller has loaded it (sweeps share loads between
     ///     trials with the same dataset settings); loaded through the feature cache otherwise.
-    /// - Returns: The outcome, from this run or the earlier one.
-    /// - Throws: What loading, training and writing throw; the partial folder is removed.
+    /// - Returns: The outcome, from this run or another.
+    /// - Throws: What claiming, loading, training and writing throw; the partial folder is removed.
     @discardableResult
     public func run(_ trial: Trial, in sweepFolder: URL, dataset: LoadedDataset? = nil) throws -> TrialOutcome {
+        if let done = Self.outcome(of: trial, in: sweepFolder) { return done }
+        if let claim = try TrialClaim.claimIfFree(trial, in: sweepFolder) {
+            return try run(trial, in: sweepFolder, dataset: dataset, claimedBy: claim)
+        }
+        log("\(Self.name(of: trial)): another process is training it; waiting for it")
+        return try run(trial, in: sweepFolder, dataset: dataset, claimedBy: TrialClaim.claim(trial, in: sweepFolder))
+    }
+
+    /// Runs every unfinished trial of `trials` that no other process is training, then waits
+    /// for those that others were training and runs any they left unfinished (their process
+    /// ended): each trial trains once however many processes run this on one sweep folder.
+    /// - Parameters:
+    ///   - trials: The trials, in the order to try them.
+    ///   - sweepFolder: The sweep's folder.
+    ///   - dataset: The data of a trial (called only for a trial this process trains); nil to
+    ///     load it through the feature cache.
+    /// - Returns: One message per trial that failed, naming it and the error; the others ran.
+    public func runEach(_ trials: [Trial], in sweepFolder: URL, dataset: (Trial) throws -> LoadedDataset?) -> [String] {
+        var failures: [String] = []
+        var heldElsewhere: [Trial] = []
+        func attempt(_ trial: Trial, _ claim: () throws -> TrialClaim?) {
+            do {
+                guard let claim = try claim() else {
+                    log("\(Self.name(of: trial)): another process is training it; moving on to the next")
+                    heldElsewhere.append(trial)
+                    return
+                }
+                if Self.outcome(of: trial, in: sweepFolder) != nil {
+                    log("\(Self.name(of: trial)): finished by another process; keeping that result")
+                    return
+                }
+                _ = try run(trial, in: sweepFolder, dataset: try dataset(trial), claimedBy: claim)
+            } catch {
+                failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): \(error)")
+            }
+        }
+        for trial in trials {
+            if Self.outcome(of: trial, in: sweepFolder) != nil {
+                log("\(Self.name(of: trial)) has already finished; keeping it")
+                continue
+            }
+            attempt(trial) { try TrialClaim.claimIfFree(trial, in: sweepFolder) }
+        }
+        for trial in heldElsewhere {
+            log("\(Self.name(of: trial)): waiting for the process that is training it")
+            attempt(trial) { try TrialClaim.claim(trial, in: sweepFolder) }
+        }
+        return failures
+    }
+
+    /// ``run(_:in:dataset:)`` once this process holds `claim`.
+    private func run(_ trial: Trial, in sweepFolder: URL, dataset: LoadedDataset?, claimedBy claim: TrialClaim) throws -> TrialOutcome {
+        defer { claim.release() }
+        // Another process may have finished it between the caller's look and the claim.
         if let done = Self.outcome(of: trial, in: sweepFolder) { return done }
         // The manifest's `training.threads` for this trial only: trials run in-process (tests,
         // `--jobs 1`) must not change one another's thread count.
@@ -61,7 +122,11 @@ public struct TrialRunner {
         }
     }
 
-    /// ``run(_:in:dataset:)`` for a trial that has not finished, with its thread count set.
+    /// `trial 3 [0123456789ab]`, how progress lines name a trial.
+    static func name(of trial: Trial) -> String { "trial \(trial.index) [\(trial.id)]" }
+
+    /// ``run(_:in:dataset:)`` for a trial that has not finished and that this process has
+    /// claimed, with its thread count set.
     private func train(_ trial: Trial, in sweepFolder: URL, dataset: LoadedDataset?) throws -> TrialOutcome {
         let started = Date()
         let configuration = trial.configuration
@@ -75,6 +140,12 @@ public struct TrialRunner {
         try? FileManager.default.removeItem(at: partial)
         if let adopted = Self.adoptAbandonedPartialFolder(of: trial, as: partial) {
             log("\(prefix): resuming from the checkpoint in \(adopted), left by a run that was killed")
+            // The trial is claimed: no other process writes into its partial folders.
+            let stale = AtomicFile.removeStaleTemporaryFiles(in: partial, includingLiveWriters: true)
+            if !stale.isEmpty {
+                log("\(prefix): removed \(stale.count) temporary file\(stale.count == 1 ? "" : "s") left half-written "
+                    + "in it: \(stale.joined(separator: ", "))")
+            }
         }
         let epochs = configuration.training.epochs
         let result: Trainer.Result
@@ -133,6 +204,8 @@ public struct TrialRunner {
                                      to: partial.appendingPathComponent("timing.json"))
             try AtomicFile.writeJSON(outcome, to: partial.appendingPathComponent(Self.completionMarker))
             try? FileManager.default.removeItem(at: partial.appendingPathComponent(Self.checkpointName))
+            // A trial folder that exists is complete: no temporary file goes into place with it.
+            AtomicFile.removeStaleTemporaryFiles(in: partial, includingLiveWriters: true)
             try? AtomicFile.sync(path: partial.path, directory: true)
             if rename(partial.path, destination.path) != 0 {
                 let reason = String(cString: strerror(errno))
