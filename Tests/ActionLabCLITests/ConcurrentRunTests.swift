@@ -6,24 +6,8 @@ import Testing
 @Suite(.serialized) struct ConcurrentRunTests {
     /// 2 cells × 2 seeds = 4 short trials on the real BasicMotions recordings.
     static func makeProject() throws -> TemporaryDirectory {
-        let project = try TemporaryDirectory(prefix: "actionlab-concurrent")
-        let train = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
-        let test = try TestData.file("uea/BasicMotions/BasicMotions_TEST.ts")
-        _ = try writeFixture("""
-            {
-              name: "concurrent-sweep",
-              dataset: {
-                sources: [{ format: "uea", path: "\(train.path)" }],
-                test: { sources: [{ format: "uea", path: "\(test.path)" }] },
-              },
-              features: { layout: "accelerometer-gyroscope", frameRate: 10, cache: "cache" },
-              windows: { duration: 5 },
-              model: { channels: [16, 16], kernelSizes: [5, 3] },
-              training: { epochs: 6, seeds: [1, 2] },
-              sweep: { grid: { "windows.duration": [5, 10] } },
-            }
-            """, named: "sweep.json5", in: project.url)
-        return project
+        try SweepCommandTests.makeProject(
+            name: "concurrent-sweep", epochs: 6, grid: #""windows.duration": [5, 10]"#, manifest: "sweep.json5", prefix: "actionlab-concurrent")
     }
 
     /// Starts `actionlab arguments...` in `directory` with standard error to `log`.

@@ -5,14 +5,18 @@ import Testing
 /// Sweeps through the real executable: parallel workers and kill -9 give the same leaderboard
 /// as one uninterrupted worker.
 @Suite(.serialized) struct SweepCommandTests {
-    /// A 2 × 2 grid × 2 seeds = 8 short trials on the real BasicMotions recordings.
-    static func makeProject() throws -> TemporaryDirectory {
-        let project = try TemporaryDirectory(prefix: "actionlab-sweep")
+    /// A 2 × 2 grid × 2 seeds = 8 short trials on the real BasicMotions recordings, the manifest
+    /// at `experiments/sweep.json5`; the other suites change its name, epochs, grid or place.
+    static func makeProject(
+        name: String = "tiny-sweep", epochs: Int = 4, grid: String = #""windows.duration": [5, 10], augmentation: ["none", "full"]"#,
+        manifest: String = "experiments/sweep.json5", prefix: String = "actionlab-sweep"
+    ) throws -> TemporaryDirectory {
+        let project = try TemporaryDirectory(prefix: prefix)
         let train = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
         let test = try TestData.file("uea/BasicMotions/BasicMotions_TEST.ts")
         _ = try writeFixture("""
             {
-              name: "tiny-sweep",
+              name: "\(name)",
               dataset: {
                 sources: [{ format: "uea", path: "\(train.path)" }],
                 test: { sources: [{ format: "uea", path: "\(test.path)" }] },
@@ -20,10 +24,10 @@ import Testing
               features: { layout: "accelerometer-gyroscope", frameRate: 10, cache: "cache" },
               windows: { duration: 5 },
               model: { channels: [16, 16], kernelSizes: [5, 3] },
-              training: { epochs: 4, seeds: [1, 2] },
-              sweep: { grid: { "windows.duration": [5, 10], augmentation: ["none", "full"] } },
+              training: { epochs: \(epochs), seeds: [1, 2] },
+              sweep: { grid: { \(grid) } },
             }
-            """, named: "experiments/sweep.json5", in: project.url)
+            """, named: manifest, in: project.url)
         return project
     }
 
