@@ -58,10 +58,12 @@ public final class MATFile: @unchecked Sendable {
             case MAT_FT_MAT73:
                 // libmatio opens a truncated MAT 7.3 file without complaint and then finds no
                 // variables in it; HDF5's own open checks the file's stored end against its size.
-                // HDF5 refuses a second open of a file libmatio holds open, so check in between.
+                // HDF5 refuses a second open of a file libmatio holds open, so check in between
+                // (with HDF5's default close degree, which other threads' open MAT-files of the
+                // same path do not conflict with).
                 _ = Mat_Close(handle)
                 do {
-                    try HDF5File.open(at: url).close()
+                    try HDF5File.checkOpens(at: url)
                 } catch let error as HDF5Error {
                     throw location.error(.cannotOpenFile, message: "libhdf5: \(error.hdf5Message)")
                 }
