@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Training", "ActionLabTestSupport"]),
         .testTarget(
             name: "SweepsTests",
-            dependencies: ["Sweeps", "Reports", "Training", "Dataset", "Manifest", "Models", "FeatureCache", "HDF5", "NeuralNetwork", "Randomness", "SyntheticData", "ActionLabTestSupport"]),
+            dependencies: ["Sweeps", "Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "Models", "FeatureCache", "HDF5", "NeuralNetwork", "Randomness", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(
             name: "ExportTests",
             dependencies: ["Export", "Sweeps", "Training", "Dataset", "Manifest", "Models", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),

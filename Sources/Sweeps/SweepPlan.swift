@@ -24,7 +24,8 @@ public struct SweepPlan: Sendable {
     ///   - url: The manifest.
     ///   - baseDirectory: What relative paths resolve against (the current directory).
     /// - Throws: `SweepError.unreadableManifest` if the file is missing or a folder,
-    ///   `JSON5Error` for bytes that are not UTF-8 (at the first one) and for a syntax error, `ManifestError` listing every problem of the
+    ///   `JSON5Error` for bytes that are not UTF-8 (at the first one), for a syntax error and
+    ///   for a key or string longer than `ManifestStringLimit.maximumBytes`, `ManifestError` listing every problem of the
     ///   manifest and its grid cells.
     public static func load(contentsOf url: URL, baseDirectory: URL) throws -> SweepPlan {
         var isDirectory: ObjCBool = false
@@ -49,6 +50,7 @@ public struct SweepPlan: Sendable {
     /// Reads and checks manifest text; see ``load(contentsOf:baseDirectory:)``.
     public static func parse(text: String, fileName: String, baseDirectory: URL) throws -> SweepPlan {
         let document = try JSON5Value(parsing: text, filePath: fileName)
+        try ManifestStringLimit.check(document, filePath: fileName)
         let (decodedBase, baseIssues) = ExperimentConfiguration.decode(document, baseDirectory: baseDirectory)
         var issues = baseIssues
         var sweep = SweepConfiguration()

@@ -114,4 +114,22 @@ import Testing
         let second = try #require(try JSON5Value(parsing: text).arrayValue?.last)
         #expect(second.location == SourceLocation(line: 3, column: 3))
     }
+
+    /// Strings are copied a run of plain characters at a time; positions after them, escapes and
+    /// line separators inside them stay exact.
+    @Test func longStringsKeepTheirContentAndThePositionsAfterThem() throws {
+        let long = String(repeating: "y", count: 100_000)
+        let value = try JSON5Value(parsing: "{ \"\(long)\": \"a\\tb\u{2028}c\\u00e9d\" }")
+        #expect(value[long]?.stringValue == "a\tb\u{2028}céd")
+        // After a 1,000-character string, its 2 quotes and a space, the x is at column 1,004.
+        #expect(throws: JSON5Error(filePath: nil, location: SourceLocation(line: 1, column: 1004),
+                                   message: "expected end of input after the value, found 'x'")) {
+            try JSON5Value(parsing: "\"\(String(repeating: "z", count: 1000))\" x")
+        }
+        // A line separator inside a string starts a new line for what follows.
+        #expect(throws: JSON5Error(filePath: nil, location: SourceLocation(line: 2, column: 5),
+                                   message: "expected end of input after the value, found 'x'")) {
+            try JSON5Value(parsing: "\"ab\u{2028}cd\" x")
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import ActionLabTestSupport
 import Foundation
+import JSON5
 import Manifest
 import ManifestSchema
 import Reports
@@ -85,5 +86,30 @@ import Training
         let description = error?.description ?? ""
         #expect(description.hasPrefix("experiments/x.json5:5:"), "\(description)")
         #expect(description.contains("a window of 10000000000000000000 frames") || description.contains("more than 10000"), "\(description)")
+    }
+
+    /// Before: a 10 MB label key passed, and `validate` spent minutes putting it into the resolved
+    /// configuration of every trial of a 27-trial sweep (found by scripts/fuzz-manifests.py).
+    @Test func aKeyOrStringPastTheLimitIsRejectedAtItsPlace() throws {
+        let long = String(repeating: "y", count: ManifestStringLimit.maximumBytes + 1)
+        let text = """
+            {
+              name: "long",
+              dataset: { sources: [{ format: "uea", path: "x.ts" }], labels: { "\(long)": "a" } },
+              features: { layout: "univariate", frameRate: 10 },
+            }
+            """
+        #expect(throws: JSON5Error(
+            filePath: "long.json5", location: SourceLocation(line: 3, column: 68),
+            message: "a key of 65537 bytes ('\(EchoedText.shortened(long))'): manifest keys and strings are limited to 65536 bytes")) {
+            try SweepPlan.parse(text: text, fileName: "long.json5", baseDirectory: URL(fileURLWithPath: "/tmp"))
+        }
+        let longValue = text.replacingOccurrences(of: "{ \"\(long)\": \"a\" }", with: "{ a: \"\(long)\" }")
+        do {
+            _ = try SweepPlan.parse(text: longValue, fileName: "long.json5", baseDirectory: URL(fileURLWithPath: "/tmp"))
+            Issue.record("a 65,537-byte string was accepted")
+        } catch let error as JSON5Error {
+            #expect(error.message.hasPrefix("a string of 65537 bytes") && error.line == 3, "\(error)")
+        }
     }
 }
