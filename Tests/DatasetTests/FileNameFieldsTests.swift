@@ -162,6 +162,17 @@ import Testing
         #expect("\(error.map { "\($0)" } ?? "")".contains(message), "\(error.map { "\($0)" } ?? "")")
     }
 
+    /// A source that gives no sequences (montage annotations with no rows) is named in the
+    /// empty-split error (found by scripts/fuzz-data.py: the message named no file).
+    @Test func aTrainingSourceThatGivesNothingIsNamed() throws {
+        let scratch = try TemporaryDirectory(prefix: "fields")
+        let annotations = try writeFixture("[]", named: "clips/annotations.json", in: scratch.url)
+        let manifest = "{ name: 'x', features: { layout: 'vision18', cache: 'cache' }, dataset: { sources: [{ format: 'montage', path: 'clips/annotations.json' }] } }"
+        let error = #expect(throws: DatasetError.self) { try Self.load(manifest, in: scratch) }
+        let text = "\(error.map { "\($0)" } ?? "")"
+        #expect(text.contains("\(annotations.path) gave no sequences"), "\(text)")
+    }
+
     @Test func everyUnmatchedNameIsListedAndAnEmptyLabelFails() throws {
         let scratch = try TemporaryDirectory(prefix: "fields")
         try Self.writeRecordings(["x1.csv", "x2.csv", "a1_s1.csv"], in: scratch.file("data"))

@@ -53,6 +53,7 @@ public struct DatasetLoader {
         }
         var failures: [String] = []
         var skipped: [String] = []
+        var emptyTrainingSources: [String] = []
         var records: [DataSourceRecord] = []
         var hits = 0
         let videos = VideoSequenceReader(cache: cache, pose: configuration.features.pose, log: log)
@@ -113,6 +114,7 @@ public struct DatasetLoader {
                     log("\(sourceRole): \(source.path.path): \(sequenceCount) sequences from \(files) "
                         + "(\(hitCount) from the cache, \(fileCount - hitCount) imported)")
                     if clamped.count > 0 { log(Self.clampingWarning(clamped, role: sourceRole, source: source)) }
+                    if sequenceCount == 0 && sourceRole == "train" { emptyTrainingSources.append(source.path.path) }
                 } catch {
                     failed(error)
                 }
@@ -140,7 +142,18 @@ public struct DatasetLoader {
             }
         }
         guard !train.isEmpty else {
-            throw DatasetError.emptySplit("train", reason: "no training sequence is left after dataset.labels and skipped files")
+            // Name the sources that gave nothing and the files skipped, so the message points at
+            // the file to look at.
+            var causes: [String] = []
+            if !emptyTrainingSources.isEmpty {
+                causes.append("\(emptyTrainingSources.joined(separator: ", ")) gave no sequences (no samples in it, or every sample skipped)")
+            }
+            if let first = skipped.first {
+                causes.append("\(skipped.count) skipped (dataset.onError 'skip'), the first: \(first)")
+            }
+            throw DatasetError.emptySplit("train", reason: causes.isEmpty
+                ? "no training sequence is left after dataset.labels and skipped files"
+                : "no training sequence is left: " + causes.joined(separator: "; "))
         }
         if dataset.validation.strategy == .automatic {
             let split = ValidationSplit(fraction: dataset.validation.fraction, seed: dataset.validation.seed)
