@@ -48,8 +48,10 @@ let package = Package(
         .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5", "AtomicFiles", "Randomness"]),
         // Generated skeleton datasets for tests and benchmarks.
         .target(name: "SyntheticData", dependencies: ["Pose", "Randomness", "AtomicFiles"]),
+        // Protocol Buffers wire format, for the file formats built on it.
+        .target(name: "Protobuf"),
         // ONNX (protobuf wire format) and safetensors writers.
-        .target(name: "ModelExport", dependencies: ["NeuralNetwork", "JSON5"]),
+        .target(name: "ModelExport", dependencies: ["NeuralNetwork", "JSON5", "Protobuf"]),
 
         // The experiment pipeline, one concern per module, each knowing only the ones before it
         // (DESIGN.md's data flow): Manifest -> Dataset -> Training -> Reports -> Sweeps -> Export.
@@ -76,7 +78,7 @@ let package = Package(
         // The best trial's model to ONNX, safetensors and HDF5, with a model card.
         .target(
             name: "Export",
-            dependencies: ["Sweeps", "Reports", "Training", "Manifest", "ModelExport", "NeuralNetwork", "FeatureCache", "Randomness", "AtomicFiles"]),
+            dependencies: ["Sweeps", "Reports", "Training", "Manifest", "ModelExport", "Protobuf", "NeuralNetwork", "FeatureCache", "Randomness", "AtomicFiles"]),
         // A trained model on new poses: sliding windows, thresholds, smoothing, segments,
         // repetition counts and temporal evaluation.
         .target(
@@ -132,10 +134,11 @@ let package = Package(
             name: "PredictionTests",
             dependencies: ["Prediction", "Export", "Sweeps", "Training", "Dataset", "Manifest", "Models", "Pose", "Video", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "Randomness", "ActionLabTestSupport"]),
-        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "NeuralNetwork", "NeuralNetworkTestSupport", "Randomness", "ActionLabTestSupport"]),
+        .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
+        .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "Protobuf", "NeuralNetwork", "NeuralNetworkTestSupport", "Randomness", "ActionLabTestSupport"]),
         .testTarget(
             name: "ModelsTests",
-            dependencies: ["Models", "Manifest", "ModelExport", "NeuralNetwork", "Pose", "Randomness", "ActionLabTestSupport", "NeuralNetworkTestSupport"]),
+            dependencies: ["Models", "Manifest", "ModelExport", "Protobuf", "NeuralNetwork", "Pose", "Randomness", "ActionLabTestSupport", "NeuralNetworkTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

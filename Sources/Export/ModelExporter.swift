@@ -2,6 +2,7 @@ import AtomicFiles
 import FeatureCache
 import Foundation
 import ModelExport
+import Protobuf
 import Reports
 
 /// Exports the best (or a named) trial of a report: `model.onnx`, `weights.safetensors`,

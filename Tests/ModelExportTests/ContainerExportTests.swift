@@ -3,6 +3,7 @@ import Foundation
 import ModelExport
 import NeuralNetwork
 import NeuralNetworkTestSupport
+import Protobuf
 import Randomness
 import Testing
 

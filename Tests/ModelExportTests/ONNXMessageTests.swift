@@ -1,5 +1,6 @@
 import ModelExport
 import NeuralNetwork
+import Protobuf
 import Testing
 
 /// Hand-encoded bytes of the ONNX messages, with the field numbers of `onnx/onnx.proto`.

@@ -5,6 +5,7 @@ import Models
 import NeuralNetwork
 import NeuralNetworkTestSupport
 import Pose
+import Protobuf
 import Randomness
 import Testing
 

@@ -1,3 +1,5 @@
+import Protobuf
+
 extension ONNX {
     /// A named operator attribute, such as a convolution's `kernel_shape`
     /// (`onnx.proto`, message `AttributeProto`).

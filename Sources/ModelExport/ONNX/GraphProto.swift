@@ -1,3 +1,5 @@
+import Protobuf
+
 extension ONNX {
     /// A computation graph: nodes in topological order, constant tensors, inputs and outputs
     /// (`onnx.proto`, message `GraphProto`).

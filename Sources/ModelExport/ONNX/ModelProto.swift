@@ -1,3 +1,5 @@
+import Protobuf
+
 extension ONNX {
     /// The top-level message of a `.onnx` file: versions, producer, graph and metadata
     /// (`onnx.proto`, message `ModelProto`).

@@ -1,3 +1,5 @@
+import Protobuf
+
 extension ONNX {
     /// One operator application in a graph (`onnx.proto`, message `NodeProto`).
     public struct NodeProto: Hashable, Sendable, ProtobufMessage {

@@ -1,3 +1,5 @@
+import Protobuf
+
 /// The ONNX model format (<https://onnx.ai>), as far as ActionLab writes it.
 ///
 /// The nested types mirror the messages of `onnx/onnx.proto` (the ONNX repository's protocol

@@ -1,3 +1,5 @@
+import Protobuf
+
 /// Builds the ONNX model of an action classifier with Create ML's interface.
 ///
 /// The graph maps input `poses`, float32 `[T, C, J]` (`[window, 3, 18]` for Vision-18), to

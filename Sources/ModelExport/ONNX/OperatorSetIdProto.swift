@@ -1,3 +1,5 @@
+import Protobuf
+
 extension ONNX {
     /// An operator set a model imports (`onnx.proto`, message `OperatorSetIdProto`).
     public struct OperatorSetIdProto: Hashable, Sendable, ProtobufMessage {

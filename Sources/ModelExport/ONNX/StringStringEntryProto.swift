@@ -1,3 +1,5 @@
+import Protobuf
+
 extension ONNX {
     /// One key–value pair of model metadata (`onnx.proto`, message `StringStringEntryProto`).
     public struct StringStringEntryProto: Hashable, Sendable, ProtobufMessage {

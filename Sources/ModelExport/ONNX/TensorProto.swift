@@ -1,4 +1,5 @@
 import NeuralNetwork
+import Protobuf
 
 extension ONNX {
     /// A constant tensor, such as a weight (`onnx.proto`, message `TensorProto`).

@@ -1,3 +1,5 @@
+import Protobuf
+
 extension ONNX {
     /// A tensor's shape in a graph's type information (`onnx.proto`, message `TensorShapeProto`).
     public struct TensorShapeProto: Hashable, Sendable, ProtobufMessage {

@@ -1,3 +1,5 @@
+import Protobuf
+
 extension ONNX {
     /// The type of a graph input or output (`onnx.proto`, message `TypeProto`); only the
     /// `tensor_type` case of its `oneof value` is modelled.

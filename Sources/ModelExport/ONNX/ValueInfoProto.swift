@@ -1,3 +1,5 @@
+import Protobuf
+
 extension ONNX {
     /// The name, type and documentation of a graph input or output
     /// (`onnx.proto`, message `ValueInfoProto`).

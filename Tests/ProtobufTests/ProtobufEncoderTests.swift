@@ -1,4 +1,4 @@
-import ModelExport
+import Protobuf
 import Testing
 
 /// Byte-exact checks of the wire format against the worked examples of the Protocol Buffers
