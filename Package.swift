@@ -50,6 +50,8 @@ let package = Package(
         .target(name: "SyntheticData", dependencies: ["Pose", "Randomness", "AtomicFiles"]),
         // Protocol Buffers wire format, for the file formats built on it.
         .target(name: "Protobuf"),
+        // TensorBoard event files (TFRecord framing, Event and Summary protobufs, HParams plugin data).
+        .target(name: "TensorBoard", dependencies: ["Protobuf", "AtomicFiles"]),
         // ONNX (protobuf wire format) and safetensors writers.
         .target(name: "ModelExport", dependencies: ["NeuralNetwork", "JSON5", "Protobuf"]),
 
@@ -74,7 +76,9 @@ let package = Package(
         // Sweep plans, trials, launchers, leaderboard, summary and comparison.
         .target(
             name: "Sweeps",
-            dependencies: ["Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "FeatureCache", "NeuralNetwork", "AtomicFiles"]),
+            dependencies: ["Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "FeatureCache", "NeuralNetwork", "AtomicFiles", "TensorBoard"]),
+        // A sweep folder's trials logged to an MLflow tracking server (REST API).
+        .target(name: "MLflow", dependencies: ["Sweeps", "Reports", "Training", "JSON5"]),
         // The best trial's model to ONNX, safetensors and HDF5, with a model card.
         .target(
             name: "Export",
@@ -86,7 +90,7 @@ let package = Package(
             dependencies: ["Export", "Reports", "Training", "Dataset", "Manifest", "Pose", "Video", "Extraction", "FeatureCache", "NeuralNetwork", "AtomicFiles"]),
         .executableTarget(
             name: "actionlab",
-            dependencies: ["Prediction", "Export", "Sweeps", "Reports", "Training", "Dataset", "Manifest", "NeuralNetwork", "SyntheticData", "FeatureCache", "AtomicFiles", "Randomness"]),
+            dependencies: ["Prediction", "Export", "MLflow", "Sweeps", "Reports", "Training", "Dataset", "Manifest", "NeuralNetwork", "SyntheticData", "FeatureCache", "AtomicFiles", "Randomness"]),
         // ActionLab's pose-only rate for scripts/bench-pose.
         .executableTarget(name: "pose-benchmark", dependencies: ["Pose", "_BenchmarkSupport"]),
         // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.
@@ -126,15 +130,17 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Training", "ActionLabTestSupport"]),
         .testTarget(
             name: "SweepsTests",
-            dependencies: ["Sweeps", "Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "Models", "FeatureCache", "HDF5", "NeuralNetwork", "Randomness", "SyntheticData", "ActionLabTestSupport"]),
+            dependencies: ["Sweeps", "Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "Models", "FeatureCache", "HDF5", "NeuralNetwork", "Randomness", "SyntheticData", "TensorBoard", "ActionLabTestSupport"]),
         .testTarget(
             name: "ExportTests",
             dependencies: ["Export", "Sweeps", "Training", "Dataset", "Manifest", "Models", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(
             name: "PredictionTests",
-            dependencies: ["Prediction", "Export", "Sweeps", "Training", "Dataset", "Manifest", "Models", "Pose", "Video", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
+            dependencies: ["Prediction", "Export", "MLflow", "Sweeps", "Training", "Dataset", "Manifest", "Models", "Pose", "Video", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "Randomness", "ActionLabTestSupport"]),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
+        .testTarget(name: "MLflowTests", dependencies: ["MLflow", "Sweeps", "Manifest", "Reports", "Training", "ActionLabTestSupport"]),
+        .testTarget(name: "TensorBoardTests", dependencies: ["TensorBoard", "Protobuf", "ActionLabTestSupport"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "Protobuf", "NeuralNetwork", "NeuralNetworkTestSupport", "Randomness", "ActionLabTestSupport"]),
         .testTarget(
             name: "ModelsTests",

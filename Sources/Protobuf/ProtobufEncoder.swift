@@ -3,11 +3,12 @@ import Foundation
 /// Appends protocol buffers wire-format fields to a byte buffer.
 ///
 /// Implements the subset of the Protocol Buffers Encoding guide
-/// (<https://protobuf.dev/programming-guides/encoding/>) that ONNX models need:
+/// (<https://protobuf.dev/programming-guides/encoding/>) that ActionLab's file formats (ONNX models, TensorBoard event files) need:
 /// - varints: little-endian base-128 groups of seven bits, the high bit set on every byte but
 ///   the last; negative `int32` and `int64` values are sign-extended to 64 bits and so always
 ///   take ten bytes ("Signed Integers");
-/// - `float` as `fixed32`: the IEEE 754 bit pattern, little-endian;
+/// - `float` as `fixed32` and `double` as `fixed64`: the IEEE 754 bit pattern, little-endian;
+/// - `bool` as a varint 0 or 1;
 /// - length-delimited fields: strings (UTF-8), bytes, embedded messages;
 /// - packed repeated scalars: one length-delimited field holding the concatenated values
 ///   ("Packed Repeated Fields"). Parsers must accept packed encoding for any repeated scalar
@@ -63,6 +64,21 @@ public struct ProtobufEncoder: Sendable {
     public mutating func writeFloat(field: Int, _ value: Float) {
         appendTag(field: field, wireType: .fixed32)
         appendLittleEndian(value.bitPattern)
+    }
+
+    /// Writes a `double` field as `fixed64`: the little-endian IEEE 754 double-precision bits.
+    public mutating func writeDouble(field: Int, _ value: Double) {
+        appendTag(field: field, wireType: .fixed64)
+        let bits = value.bitPattern
+        for shift in stride(from: 0, to: 64, by: 8) {
+            bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
+    }
+
+    /// Writes a `bool` field: the varint 1 for true, 0 for false.
+    public mutating func writeBool(field: Int, _ value: Bool) {
+        appendTag(field: field, wireType: .varint)
+        appendVarint(value ? 1 : 0)
     }
 
     /// Writes a `bytes` field: the length as a varint, then the bytes.

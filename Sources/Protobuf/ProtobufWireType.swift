@@ -1,7 +1,7 @@
 /// The wire type in the low three bits of a protocol buffers field tag.
 ///
 /// Protocol Buffers Encoding guide, "Message Structure": a tag is the varint
-/// `(field_number << 3) | wire_type`. Only the wire types ONNX models need are listed; the
+/// `(field_number << 3) | wire_type`. Only the wire types ActionLab writes are listed; the
 /// deprecated group types (3, 4) are never written.
 public enum ProtobufWireType: UInt64, Sendable {
     /// `int32`, `int64`, `uint32`, `uint64`, `sint*`, `bool`, `enum`: a base-128 varint.

@@ -10,8 +10,9 @@ import Reports
 ///
 /// Folder layout: `manifest.json5`, `resolved.json` (base configuration), `sweep.json` (every
 /// trial with its configuration), `trials/<id>/` (one finished trial each, see `TrialRunner`),
-/// `claims/<id>.lock` (who trains a trial, see `TrialClaim`), `leaderboard.csv` and `summary.md`
-/// (written when the trials have run). The folder appears whole: it is created under a temporary
+/// `claims/<id>.lock` (who trains a trial, see `TrialClaim`), `leaderboard.csv`, `summary.md`,
+/// `charts/` and `tensorboard/` (the HParams experiment, see ``TensorBoardLog``), written when the
+/// trials have run. The folder appears whole: it is created under a temporary
 /// name and renamed into place.
 ///
 /// Data problems are found before the folder is created: every distinct dataset is loaded
@@ -23,6 +24,9 @@ public struct SweepRunner {
     public var manifestURL: URL?
     /// Receives progress lines, from any thread (worker processes' termination handlers call it).
     public var log: @Sendable (String) -> Void
+    /// Receives every trial's progress and the workers' log lines; nil lets workers write to
+    /// standard error themselves.
+    public var observer: SweepObserver?
 
     public init(plan: SweepPlan, manifestURL: URL?, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.plan = plan
@@ -86,6 +90,7 @@ public struct SweepRunner {
         log("sweep \(folder.path): \(plan.trials.count - pending.count) of \(plan.trials.count) trials finished, running \(pending.count)"
             + (jobs > 1 && pending.count > 1 ? " with \(min(jobs, pending.count)) workers" : ""))
         if !pending.isEmpty, let warning = plan.threadWarning() { log(warning) }
+        observer?.began(plan.trials.count, plan.trials.count - pending.count, jobs > 1 ? min(jobs, pending.count) : 1)
         var failures: [String] = []
         if jobs > 1 && pending.count > 1 {
             guard let workerExecutable else {
@@ -93,7 +98,8 @@ public struct SweepRunner {
             }
             failures = runInWorkers(pending, folder: folder, jobs: jobs, executable: workerExecutable)
         } else {
-            failures = TrialRunner(log: log).runEach(pending, in: folder) { datasets[DatasetKey($0.configuration)] }
+            failures = TrialRunner(log: log, progress: observer?.progress ?? { _ in })
+                .runEach(pending, in: folder) { datasets[DatasetKey($0.configuration)] }
         }
         datasets.removeAll()
         try writeReports(folder)
@@ -153,7 +159,8 @@ public struct SweepRunner {
         var datasets: [DatasetKey: LoadedDataset] = [:]
         Provenance.prepareProcessFacts()
         WorkerLifeline.watchParentIfWorker(log: log)
-        let failures = TrialRunner(log: log).runEach(indices.map { record.trials[$0] }, in: folder) { trial in
+        let runner = TrialRunner(log: log, progress: SweepObserver.workerProgressWriter ?? { _ in })
+        let failures = runner.runEach(indices.map { record.trials[$0] }, in: folder) { trial in
             let key = DatasetKey(trial.configuration)
             if let loaded = datasets[key] { return loaded }
             let cache = try FeatureCache(directory: trial.configuration.features.cache)
@@ -299,8 +306,18 @@ public struct SweepRunner {
             let process = Process()
             process.executableURL = executable
             process.arguments = ["trial", folder.path] + stripe.map { "\($0.index)" }
-            process.environment = ProcessInfo.processInfo.environment.merging(
-                [Provenance.gitCommitEnvironmentKey: Provenance.gitCommit]) { $1 }
+            var environment = [Provenance.gitCommitEnvironmentKey: Provenance.gitCommit]
+            let output = Pipe(), errors = Pipe()
+            if let observer {
+                environment[TrialProgress.workerEnvironmentKey] = "1"
+                process.standardOutput = output
+                process.standardError = errors
+                SweepObserver.readLines(of: output, group: group) { line in
+                    if let event = try? JSONDecoder().decode(TrialProgress.self, from: Data(line.utf8)) { observer.progress(event) }
+                }
+                SweepObserver.readLines(of: errors, group: group, observer.workerLine)
+            }
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             group.enter()
             let indices = stripe.map { "\($0.index)" }.joined(separator: ", ")
             let log = self.log
@@ -320,6 +337,9 @@ public struct SweepRunner {
                 try process.run()
             } catch {
                 failures.append("trials \(indices): cannot start \(executable.path): \(error)")
+                // No child holds the pipes' write ends: close ours, so their readers see the end.
+                try? output.fileHandleForWriting.close()
+                try? errors.fileHandleForWriting.close()
                 group.leave()
             }
         }
@@ -354,6 +374,8 @@ public struct SweepRunner {
             plan: plan, leaderboard: leaderboard, missing: plan.trials.count - leaderboard.finishedTrials,
             splitMethods: Self.splitMethods(in: folder, trials: plan.trials))
         try AtomicFile.write(summary.markdown, to: folder.appendingPathComponent("summary.md"))
+        try TensorBoardLog.sweepFile(plan: plan, name: folder.lastPathComponent, wallTime: Date().timeIntervalSince1970)
+            .write(toFolder: folder.appendingPathComponent(TensorBoardLog.folderName))
         log("summary: \(folder.appendingPathComponent("summary.md").path)")
     }
 

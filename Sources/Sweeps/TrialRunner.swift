@@ -24,11 +24,19 @@ import Training
 /// the claim (a process of an older version) a second copy of a trial is discarded: every trial
 /// completes exactly once, whatever runs in parallel or is killed.
 public struct TrialRunner {
-    /// Receives progress lines.
+    /// Receives progress lines: an epoch's line after epochs 1, every tenth and the last, and
+    /// whenever 30 s passed since the trial's last line; within an epoch, a line a minute.
     public var log: (String) -> Void
+    /// Receives every step of every trial this runner trains, for progress displays.
+    public var progress: (TrialProgress) -> Void
 
-    public init(log: @escaping (String) -> Void = { _ in }) {
+    /// Seconds without a line after which an epoch, or a batch within one, gets a line of its own.
+    static let quietEpochSeconds = 30.0
+    static let quietBatchSeconds = 60.0
+
+    public init(log: @escaping (String) -> Void = { _ in }, progress: @escaping (TrialProgress) -> Void = { _ in }) {
         self.log = log
+        self.progress = progress
     }
 
     /// Name of the completion marker inside a trial folder.
@@ -93,6 +101,7 @@ public struct TrialRunner {
                 }
                 _ = try run(trial, in: sweepFolder, dataset: try dataset(trial), claimedBy: claim)
             } catch {
+                progress(.finished(trial: trial.index, succeeded: false))
                 failures.append("trial \(trial.index) [\(trial.id)] \(trial.label) seed \(trial.seed): \(error)")
             }
         }
@@ -149,21 +158,36 @@ public struct TrialRunner {
         }
         let epochs = configuration.training.epochs
         let result: Trainer.Result
+        var epochTimes: [Int: Double] = [:]
         do {
             try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
             log("\(prefix): \(trial.label): training \(epochs) epochs on \(train.count) windows")
+            progress(.started(trial: trial.index, id: trial.id, seed: trial.seed, label: trial.label, epochs: epochs))
+            var lastLine = Date()
             result = try Trainer(configuration: configuration).fit(
                 train: train, validation: windows["validation"], seed: trial.seed,
-                checkpoint: partial.appendingPathComponent(Self.checkpointName)
-            ) { record in
-                guard record.epoch == 1 || record.epoch % 10 == 0 || record.epoch == epochs else { return }
-                var line = "\(prefix) epoch \(record.epoch)/\(epochs): train loss \(NumberFormat.fixed(record.trainLoss)) "
-                    + "accuracy \(NumberFormat.fixed(record.trainAccuracy))"
-                if let loss = record.validationLoss, let accuracy = record.validationAccuracy {
-                    line += ", validation loss \(NumberFormat.fixed(loss)) accuracy \(NumberFormat.fixed(accuracy))"
-                }
-                log(line)
-            }
+                checkpoint: partial.appendingPathComponent(Self.checkpointName),
+                onEpoch: { record in
+                    let now = Date()
+                    epochTimes[record.epoch] = now.timeIntervalSince1970
+                    progress(.epoch(trial: trial.index, epoch: record.epoch, epochs: epochs, trainAccuracy: record.trainAccuracy,
+                                    validationAccuracy: record.validationAccuracy))
+                    let quiet = now.timeIntervalSince(lastLine) >= Self.quietEpochSeconds
+                    guard record.epoch == 1 || record.epoch % 10 == 0 || record.epoch == epochs || quiet else { return }
+                    var line = "\(prefix) epoch \(record.epoch)/\(epochs): train loss \(NumberFormat.fixed(record.trainLoss)) "
+                        + "accuracy \(NumberFormat.fixed(record.trainAccuracy))"
+                    if let loss = record.validationLoss, let accuracy = record.validationAccuracy {
+                        line += ", validation loss \(NumberFormat.fixed(loss)) accuracy \(NumberFormat.fixed(accuracy))"
+                    }
+                    log(line)
+                    lastLine = now
+                },
+                onBatch: { epoch, done, batches in
+                    progress(.batch(trial: trial.index, epoch: epoch, done: done, batches: batches))
+                    guard done < batches, Date().timeIntervalSince(lastLine) >= Self.quietBatchSeconds else { return }
+                    log("\(prefix) epoch \(epoch)/\(epochs): batch \(done) of \(batches)")
+                    lastLine = Date()
+                })
         } catch {
             try? FileManager.default.removeItem(at: partial)
             throw error
@@ -193,6 +217,10 @@ public struct TrialRunner {
                 seed: trial.seed, data: data.records, skipped: data.skipped, splitMethods: data.splitMethods),
                                          to: partial.appendingPathComponent("provenance.json"))
                 try report.write(to: partial)
+                try TensorBoardLog.trialFile(
+                    trial: trial, report: report, diverged: result.divergence != nil, startTime: started.timeIntervalSince1970,
+                    epochTimes: epochTimes, endTime: Date().timeIntervalSince1970
+                ).write(toFolder: partial.appendingPathComponent(TensorBoardLog.folderName))
                 // A diverged model's weights are not finite: nothing to save or export.
                 guard result.divergence == nil else { return }
                 var weightsMetadata = Self.weightsMetadata(trial: trial, labels: data.labels)
@@ -214,12 +242,14 @@ public struct TrialRunner {
                 }
                 try? FileManager.default.removeItem(at: partial)
                 log("\(prefix): already completed by another worker; keeping that result")
+                progress(.finished(trial: trial.index, succeeded: true))
                 return done
             }
         } catch {
             try? FileManager.default.removeItem(at: partial)
             throw error
         }
+        progress(.finished(trial: trial.index, succeeded: true))
         if let test = metrics["test"] {
             log("\(prefix): test accuracy \(NumberFormat.fixed(test.window.accuracy)) (windows), "
                 + "\(NumberFormat.fixed(test.sequence.accuracy)) (sequences)")

@@ -10,8 +10,20 @@ enum Console {
 
     /// A progress line on standard error, prefixed with the time since the process started.
     static func progress(_ line: String) {
-        let elapsed = Date().timeIntervalSince(started)
-        error(String(format: "[%6.1fs] ", elapsed) + line)
+        error(progressLine(line))
+    }
+
+    /// `line` with the time since the process started in front, as ``progress(_:)`` writes it.
+    static func progressLine(_ line: String) -> String {
+        String(format: "[%6.1fs] ", Date().timeIntervalSince(started)) + line
+    }
+
+    /// Seconds as `45s`, `3m 05s` or `2h 07m`, for elapsed and remaining times.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(max(0, seconds).rounded())
+        if total < 60 { return "\(total)s" }
+        if total < 3600 { return String(format: "%dm %02ds", total / 60, total % 60) }
+        return String(format: "%dh %02dm", total / 3600, total % 3600 / 60)
     }
 
     /// When the clock of progress lines started: set once, on first use (``markStart()``).

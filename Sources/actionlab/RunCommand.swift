@@ -54,9 +54,12 @@ enum RunCommand: Subcommand {
                     "\(Self.threads.declaration.spelling) goes with a manifest: a sweep folder resumes with the thread count "
                         + "its trials were made with (training.threads is part of each trial's configuration and id)")
             }
+            let display = SweepProgressDisplay()
+            defer { display.end() }
             var runner = isFolder
-                ? try SweepRunner.resuming(target, log: Console.progress)
-                : SweepRunner(plan: try ValidateCommand.loadPlan(target), manifestURL: target, log: Console.progress)
+                ? try SweepRunner.resuming(target, log: { display.log($0) })
+                : SweepRunner(plan: try ValidateCommand.loadPlan(target), manifestURL: target, log: { display.log($0) })
+            runner.observer = display.observer
             if let threads {
                 runner.plan = try runner.plan.adjusting { $0.training.threads = threads }
             }

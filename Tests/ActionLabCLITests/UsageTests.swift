@@ -13,6 +13,7 @@ import Testing
         ("run", ["--jobs", "--output", "--prepare", "--threads"]),
         ("trial", []),
         ("compare", ["--all", "--output"]),
+        ("mlflow", ["--experiment", "--tracking-uri"]),
         ("synth", ["--classes", "--duration", "--frame-rate", "--output", "--seed", "--sequences-per-class"]),
         ("export", ["--format", "--output", "--trial"]),
         ("predict", [
@@ -29,10 +30,11 @@ import Testing
         commands.first { $0.name == command }?.options ?? []
     }
 
-    /// Runs `actionlab arguments...` in a scratch folder (usage never reads or writes files).
+    /// Runs `actionlab arguments...` in a scratch folder (usage never reads or writes files),
+    /// without `MLFLOW_TRACKING_URI`, which `mlflow` would take for its missing option.
     static func run(_ arguments: [String]) throws -> CommandLineTool.Result {
         let directory = try TemporaryDirectory(prefix: "actionlab-usage")
-        return try CommandLineTool.run(arguments, in: directory.url)
+        return try CommandLineTool.run(arguments, in: directory.url, environment: ["MLFLOW_TRACKING_URI": nil])
     }
 
     /// The lines of `text` from the line after `header` up to the next empty line.
@@ -160,6 +162,10 @@ import Testing
         // After `--`, `--all` is a folder name, not the flag: one folder is too few without it.
         Case(arguments: ["compare", "--", "--all"], status: 2,
              error: "compare needs at least two folders (sweep or trial folders), found 1"),
+        Case(arguments: ["mlflow", "sweep"], status: 2,
+             error: "missing --tracking-uri URI (or MLFLOW_TRACKING_URI): the MLflow server to log to, http://HOST:PORT"),
+        Case(arguments: ["mlflow", "sweep", "--tracking-uri", "localhost:5000"], status: 1,
+             error: "'localhost:5000' is not a tracking server URL: give http://HOST:PORT"),
         // `--name=value` and `--` are accepted: these fail only on the missing manifest.
         Case(arguments: ["run", "missing.json5", "--jobs=2", "--output=out"], status: 1, error: "missing.json5: no such file"),
         Case(arguments: ["validate", "--", "missing.json5"], status: 1, error: "missing.json5: no such file"),

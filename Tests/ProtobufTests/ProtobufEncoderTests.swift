@@ -74,6 +74,16 @@ import Testing
             + [0x3A, 0x08, 0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0xC0])
     }
 
+    @Test func doublesAreLittleEndianIEEE754AndBoolsVarints() {
+        var encoder = ProtobufEncoder()
+        encoder.writeDouble(field: 1, 1)  // 0x3FF0000000000000
+        encoder.writeDouble(field: 2, -0.5)  // 0xBFE0000000000000
+        encoder.writeBool(field: 4, true)
+        encoder.writeBool(field: 4, false)
+        #expect(encoder.bytes == [0x09, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F] + [0x11, 0, 0, 0, 0, 0, 0, 0xE0, 0xBF]
+            + [0x20, 0x01, 0x20, 0x00])
+    }
+
     @Test func emptyPackedFieldsAreAbsent() {
         var encoder = ProtobufEncoder()
         encoder.writePackedInt64(field: 1, [])

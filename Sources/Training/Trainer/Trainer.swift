@@ -64,13 +64,15 @@ public struct Trainer: Sendable {
     ///     for none. If the file exists, training resumes from it.
     ///   - onEpoch: Called after each epoch (and its checkpoint) with its record; an error it
     ///     throws stops training and is rethrown (tests use it to simulate a kill).
+    ///   - onBatch: Called after each training mini-batch with the epoch, the number of its batches
+    ///     done so far (1-based) and their count, for progress displays.
     /// - Throws: `DatasetError.emptySplit` if `train` has no windows,
     ///   `.missingValidation` for early stopping without validation windows,
     ///   `.invalidClassWeights`, `.incompatibleCheckpoint`, checkpoint write errors, and what
     ///   `onEpoch` throws, `FeatureCacheError` if a streamed window cannot be read.
     public func fit(
         train: WindowSet, validation: WindowSet?, seed: Int, checkpoint: URL? = nil,
-        onEpoch: (EpochRecord) throws -> Void = { _ in }
+        onEpoch: (EpochRecord) throws -> Void = { _ in }, onBatch: (_ epoch: Int, _ done: Int, _ batches: Int) -> Void = { _, _, _ in }
     ) throws -> Result {
         guard train.count > 0 else {
             throw DatasetError.emptySplit("train", reason: "no sequence gave a window; check windows.size and windows.padding")
@@ -123,6 +125,7 @@ public struct Trainer: Sendable {
         var stopped = progress.earlyStopping?.shouldStop ?? false
         var divergence: Divergence?
         var epoch = progress.epoch + 1
+        let batchCount = (order.count + settings.batchSize - 1) / settings.batchSize
         epochs: while epoch <= settings.epochs && !stopped {
             optimizer.learningRate = Float(schedule.learningRate(epoch: epoch - 1))
             var shuffling = SeededGenerator(seed: seed, purpose: "shuffle", epoch: epoch)
@@ -149,6 +152,7 @@ public struct Trainer: Sendable {
                     clipGradientNorm(model.parameters, maximumNorm: Float(norm))
                 }
                 optimizer.step(parameters: model.parameters)
+                onBatch(epoch, batchIndex + 1, batchCount)
                 lossSum += Double(result.loss) * Double(indices.count)
                 let classCount = train.labels.count
                 for (row, label) in labels.enumerated() {

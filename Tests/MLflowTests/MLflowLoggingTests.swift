@@ -1,0 +1,208 @@
+import ActionLabTestSupport
+import Foundation
+import Manifest
+@testable import MLflow
+import Reports
+import Sweeps
+import Testing
+import Training
+
+/// A sweep logged to a real `mlflow server` (PyPI's, on a local port, with a SQLite store and
+/// proxied artifacts), checked with MLflow's own Python client.
+@Suite(.serialized) struct MLflowLoggingTests {
+    /// `mlflow server` on a free local port, stopped when the value is released.
+    final class Server {
+        let uri: String
+        private let process = Process()
+
+        init(folder: URL) throws {
+            let port = try unusedLocalPort(type: Int32(SOCK_STREAM.rawValue))
+            uri = "http://127.0.0.1:\(port)"
+            let log = folder.appendingPathComponent("server.log")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            // In a session of its own (setsid execs in place: same pid), so that stopping it ends
+            // the web server processes it starts too.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            process.arguments = [PythonOracle.interpreter, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", "\(port)", "--workers", "1",
+                                 "--backend-store-uri", "sqlite:///\(folder.path)/mlflow.db",
+                                 "--artifacts-destination", folder.appendingPathComponent("artifacts").path]
+            // Without MLflow 3's job runner (eight more Python processes, none needed for tracking).
+            process.environment = ProcessInfo.processInfo.environment.merging(["MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"]) { $1 }
+            let handle = try FileHandle(forWritingTo: log)
+            process.standardOutput = handle
+            process.standardError = handle
+            try process.run()
+            // The server creates its database, then listens: poll its health endpoint.
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline {
+                if process.isRunning, let url = URL(string: "\(uri)/health"), (try? String(contentsOf: url, encoding: .utf8)) != nil { return }
+                guard process.isRunning else { break }
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+            let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            stop()
+            throw ServerDidNotStart(log: String(output.suffix(2000)))
+        }
+
+        /// SIGTERM to the server's process group, SIGKILL after 10 s.
+        func stop() {
+            guard process.isRunning else { return }
+            let group = -process.processIdentifier
+            kill(group, SIGTERM)
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+            if process.isRunning { kill(group, SIGKILL) }
+            process.waitUntilExit()
+        }
+
+        deinit { stop() }
+    }
+
+    struct ServerDidNotStart: Error, CustomStringConvertible {
+        var log: String
+        var description: String { "mlflow server did not answer within 120 s:\n\(log)" }
+    }
+
+    /// BasicMotions, 3 durations × 3 augmentations × 1 seed, a tiny TCN for 2 epochs.
+    static func sweep(scratch: URL) throws -> URL {
+        _ = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
+        let manifest = TestData.packageRoot.appendingPathComponent("experiments/basicmotions-sweep.json5")
+        let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting { configuration in
+            configuration.features.cache = scratch.appendingPathComponent("cache")
+            configuration.output.directory = scratch.appendingPathComponent("reports")
+            configuration.training.epochs = 2
+            configuration.training.seeds = [1]
+            configuration.model = .tcn(channels: [8], kernelSizes: [3], dropout: 0)
+        }
+        return try SweepRunner(plan: plan, manifestURL: manifest).run(output: scratch.appendingPathComponent("sweep"))
+    }
+
+    /// What MLflow's client finds: every run of the experiment with tags, params, metric
+    /// histories and artifact paths.
+    static let reader = """
+        import json, sys
+        from mlflow.tracking import MlflowClient
+        client = MlflowClient(tracking_uri=sys.argv[1])
+        experiment = client.get_experiment_by_name(sys.argv[2])
+        runs = client.search_runs([experiment.experiment_id], max_results=1000)
+        def artifacts(run_id, path=None):
+            out = []
+            for item in client.list_artifacts(run_id, path):
+                out += artifacts(run_id, item.path) if item.is_dir else [item.path]
+            return out
+        result = []
+        for run in runs:
+            histories = {key: [[m.step, m.value] for m in client.get_metric_history(run.info.run_id, key)] for key in run.data.metrics}
+            result.append({"id": run.info.run_id, "status": run.info.status, "tags": run.data.tags, "params": run.data.params,
+                           "metrics": histories, "artifacts": sorted(artifacts(run.info.run_id))})
+        print(json.dumps(result))
+        """
+
+    struct FoundRun: Decodable {
+        var id: String
+        var status: String
+        var tags: [String: String]
+        var params: [String: String]
+        var metrics: [String: [[Double]]]
+        var artifacts: [String]
+    }
+
+    static func runs(_ server: Server, experiment: String) throws -> [FoundRun] {
+        let result = try PythonOracle.run(reader, arguments: [server.uri, experiment])
+        try #require(result.status == 0, "\(result.errorOutput)")
+        return try JSONDecoder().decode([FoundRun].self, from: Data(result.output.utf8))
+    }
+
+    /// Every metric value of every run, counted: a duplicate metric logged again would add to it.
+    static func metricValueCount(_ runs: [FoundRun]) -> Int {
+        var count = 0
+        for run in runs {
+            for history in run.metrics.values { count += history.count }
+        }
+        return count
+    }
+
+    @Test func sweepIsLoggedOnceWithParamsMetricsAndArtifacts() throws {
+        guard try PythonOracle.requireModules(["mlflow"]) else { return }
+        let scratch = try TemporaryDirectory(prefix: "mlflow")
+        let folder = try Self.sweep(scratch: scratch.url)
+        let server = try Server(folder: scratch.url)
+        defer { server.stop() }
+        let logger = MLflowSweepLogger(client: try MLflowClient(trackingURI: server.uri))
+        let record = try SweepRecord(folder: folder)
+
+        let first = try logger.log(sweep: folder, experimentName: "actionlab-test")
+        #expect(first.logged == 9 && first.alreadyLogged == 0 && first.unfinished == 0)
+        let runs = try Self.runs(server, experiment: "actionlab-test")
+        #expect(runs.count == 10)
+        let parent = try #require(runs.first { $0.tags["actionlab.kind"] == "sweep" })
+        #expect(parent.id == first.parentRunID)
+        #expect(parent.status == "FINISHED")
+        #expect(parent.params["training.epochs"] == "2")
+        #expect(Set(["leaderboard.csv", "summary.md", "resolved.json", "manifest.json5", "sweep.json"]).isSubset(of: parent.artifacts))
+
+        for trial in record.trials {
+            let run = try #require(runs.first { $0.tags["actionlab.trial"] == trial.id }, "no run for trial \(trial.id)")
+            let trialFolder = folder.appendingPathComponent("trials/\(trial.id)")
+            #expect(run.tags["mlflow.parentRunId"] == parent.id)
+            #expect(run.tags["actionlab.seed"] == "1")
+            #expect(run.tags["actionlab.logged"] == "true")
+            #expect(run.tags["mlflow.source.git.commit"]?.isEmpty == false)
+            #expect(run.status == "FINISHED")
+            #expect(run.params["seed"] == "1")
+            #expect(run.params["training.epochs"] == "2")
+            #expect(run.params["model.channels"] == "[8]")
+            #expect(run.params["model.kind"] == "tcn")
+            // Swept values are parameters under their manifest path, also where the resolved
+            // configuration holds them in another form (windows.duration becomes windows.size).
+            for value in trial.values {
+                let text = value.value.hasPrefix("\"") ? String(value.value.dropFirst().dropLast()) : value.value
+                #expect(run.params[value.path] == text, "\(value.path): \(run.params[value.path] ?? "missing") for \(value.value)")
+            }
+            let history = try RunReport.readHistory(from: trialFolder.appendingPathComponent("curves.csv"))
+            #expect(run.metrics["train_loss"]?.map { $0[0] } == history.map { Double($0.epoch) })
+            #expect(run.metrics["train_loss"]?.map { $0[1] } == history.map(\.trainLoss))
+            #expect(run.metrics["validation_accuracy"]?.map { $0[1] } == history.compactMap(\.validationAccuracy))
+            #expect(run.metrics["final_train_loss"]?.map { $0[0] } == [Double(history.count)])
+            let outcome = try #require(TrialRunner.outcome(of: trial, in: folder))
+            #expect(run.metrics["final_test_accuracy"]?.map { $0[1] } == [try #require(outcome.splits["test"]).accuracy])
+            #expect(run.metrics["final_test_sequence_accuracy"]?.map { $0[1] } == [try #require(outcome.splits["test"]).sequenceAccuracy])
+            let files = try MLflowSweepLogger.files(in: trialFolder)
+            #expect(run.artifacts == files)
+            #expect(files.contains("weights.h5") && files.contains("curves.csv") && files.contains("tensorboard/events.out.tfevents.actionlab"))
+        }
+
+        // Again: nothing new. Then with one trial's last tag missing, as after a call killed in
+        // the middle of that trial: its run is replaced, the others are left alone.
+        let second = try logger.log(sweep: folder, experimentName: "actionlab-test")
+        #expect(second.logged == 0 && second.alreadyLogged == 9)
+        let unchanged = try Self.runs(server, experiment: "actionlab-test")
+        #expect(unchanged.count == 10)
+        #expect(Self.metricValueCount(unchanged) == Self.metricValueCount(runs))
+        let interrupted = try #require(runs.first { $0.tags["actionlab.kind"] == "trial" })
+        let untag = try PythonOracle.run(
+            "import sys; from mlflow.tracking import MlflowClient; MlflowClient(sys.argv[1]).delete_tag(sys.argv[2], 'actionlab.logged')",
+            arguments: [server.uri, interrupted.id])
+        try #require(untag.status == 0, "\(untag.errorOutput)")
+        let third = try logger.log(sweep: folder, experimentName: "actionlab-test")
+        #expect(third.logged == 1 && third.alreadyLogged == 8)
+        let after = try Self.runs(server, experiment: "actionlab-test")
+        #expect(after.count == 10)
+        #expect(!after.contains { $0.id == interrupted.id })
+        #expect(after.filter { $0.tags["actionlab.trial"] == interrupted.tags["actionlab.trial"] }.count == 1)
+    }
+
+    @Test func badTrackingURIsAndUnreachableServersAreClearErrors() throws {
+        #expect(throws: MLflowError.invalidTrackingURI("localhost:5000")) { try MLflowClient(trackingURI: "localhost:5000") }
+        #expect(throws: MLflowError.invalidTrackingURI("file:///tmp/mlruns")) { try MLflowClient(trackingURI: "file:///tmp/mlruns") }
+        let port = try unusedLocalPort(type: Int32(SOCK_STREAM.rawValue))
+        let client = try MLflowClient(trackingURI: "http://127.0.0.1:\(port)")
+        do {
+            _ = try client.experimentID(named: "x")
+            Issue.record("no error from a port nothing listens on")
+        } catch {
+            guard case .unreachable(let url, _) = error else { Issue.record("\(error)"); return }
+            #expect(url.hasPrefix("http://127.0.0.1:\(port)/api/2.0/mlflow/experiments/get-by-name"))
+        }
+    }
+}
