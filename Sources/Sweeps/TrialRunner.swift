@@ -193,6 +193,9 @@ public struct TrialRunner {
                 seed: trial.seed, data: data.records, skipped: data.skipped, splitMethods: data.splitMethods),
                                          to: partial.appendingPathComponent("provenance.json"))
                 try report.write(to: partial)
+                try AtomicFile.write(
+                    TrialPage(trial: trial, configuration: configuration, report: report, diverged: result.divergence).html,
+                    to: partial.appendingPathComponent(SweepPage.fileName))
                 // A diverged model's weights are not finite: nothing to save or export.
                 guard result.divergence == nil else { return }
                 var weightsMetadata = Self.weightsMetadata(trial: trial, labels: data.labels)
