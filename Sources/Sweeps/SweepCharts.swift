@@ -75,25 +75,46 @@ public struct SweepCharts {
     }
 
     /// Writes the charts into `folder/charts/`.
+    /// - Returns: The charts written, in ``charts`` order, with their documents (for the HTML page).
     /// - Throws: See ``write(plan:leaderboard:folder:)``.
-    public func write(to folder: URL) throws {
-        for (chart, source) in sources {
-            let svg: String
+    @discardableResult
+    public func write(to folder: URL) throws -> [(chart: Chart, document: SVGDocument)] {
+        let drawn = try documents(in: folder)
+        for (chart, document) in drawn {
+            try AtomicFile.write(document.xml, to: folder.appendingPathComponent(chart.path))
+        }
+        return drawn
+    }
+
+    /// The charts of the sweep in `folder`, drawn, in ``charts`` order.
+    /// - Throws: `ReportError.unreadableReport` if the best trial's `curves.csv` or
+    ///   `confusion_test.csv` is missing or malformed.
+    public func documents(in folder: URL) throws -> [(chart: Chart, document: SVGDocument)] {
+        try sources.map { chart, source in
             switch source {
-            case .accuracy(let trial): svg = try curves(of: trial, in: folder, loss: false).svg
-            case .loss(let trial): svg = try curves(of: trial, in: folder, loss: true).svg
-            case .confusion(let trial): svg = try confusion(of: trial, in: folder).svg
-            case .parameter(let parameter): svg = metricChart(parameter).svg
+            case .accuracy(let trial): return (chart, try curves(of: trial, in: folder, loss: false).document)
+            case .loss(let trial): return (chart, try curves(of: trial, in: folder, loss: true).document)
+            case .confusion(let trial): return (chart, try confusion(of: trial, in: folder).document)
+            case .parameter(let parameter): return (chart, metricChart(parameter).document)
             }
-            try AtomicFile.write(svg, to: folder.appendingPathComponent(chart.path))
         }
     }
 
     // MARK: - Charts
 
-    /// Accuracy (or loss) against epoch of one trial, training and validation.
+    /// Accuracy (or loss) against epoch of one trial, training and validation, from its `curves.csv`.
     func curves(of trial: TrialOutcome, in folder: URL, loss: Bool) throws -> LineChart {
         let history = try RunReport.readHistory(from: trialFolder(trial, folder).appendingPathComponent("curves.csv"))
+        return Self.curves(history, name: plan.base.name, subtitle: Self.subtitle(trial), loss: loss)
+    }
+
+    /// Accuracy (or loss) against epoch, training and validation.
+    /// - Parameters:
+    ///   - history: One record per epoch.
+    ///   - name: The experiment's name, the title's start.
+    ///   - subtitle: Which trial (``subtitle(_:)``).
+    ///   - loss: Loss (mean cross-entropy, nats) instead of accuracy (fraction of windows).
+    static func curves(_ history: [EpochRecord], name: String, subtitle: String, loss: Bool) -> LineChart {
         func series(_ name: String, dashed: Bool, _ value: (EpochRecord) -> Double?) -> LineChart.Series {
             LineChart.Series(
                 name: name, points: history.compactMap { record in value(record).map { .init(x: Double(record.epoch), y: $0) } },
@@ -103,17 +124,22 @@ public struct SweepCharts {
         let validation = loss
             ? series("validation loss", dashed: true, \.validationLoss) : series("validation accuracy", dashed: true, \.validationAccuracy)
         return LineChart(
-            title: "\(plan.base.name): \(loss ? "loss" : "accuracy") by epoch", subtitle: subtitle(trial),
+            title: "\(name): \(loss ? "loss" : "accuracy") by epoch", subtitle: subtitle,
             xLabel: "epoch", yLabel: loss ? "loss (mean cross-entropy, nats)" : "accuracy (fraction of windows)",
             series: [training, validation], yBounds: loss ? 0...Double.infinity : 0...1, integerX: true)
     }
 
-    /// The test confusion matrix (windows) of one trial.
+    /// The test confusion matrix (windows) of one trial, from its `confusion_test.csv`.
     func confusion(of trial: TrialOutcome, in folder: URL) throws -> Heatmap {
         let matrix = try RunReport.readConfusion(from: trialFolder(trial, folder).appendingPathComponent("confusion_test.csv"))
-        return Heatmap(
-            title: "\(plan.base.name): test confusion matrix (windows)",
-            subtitle: subtitle(trial) + ", accuracy \(NumberFormat.fixed(matrix.accuracy, digits: 3)) over \(matrix.total) windows",
+        return Self.confusion(matrix, split: "test", name: plan.base.name, subtitle: Self.subtitle(trial))
+    }
+
+    /// A split's confusion matrix (windows) as a heatmap, its accuracy and window count in the subtitle.
+    static func confusion(_ matrix: ConfusionMatrix, split: String, name: String, subtitle: String) -> Heatmap {
+        Heatmap(
+            title: "\(name): \(split) confusion matrix (windows)",
+            subtitle: subtitle + ", accuracy \(NumberFormat.fixed(matrix.accuracy, digits: 3)) over \(matrix.total) windows",
             matrix: matrix)
     }
 
@@ -148,9 +174,14 @@ public struct SweepCharts {
     }
 
     /// `trial 1a2b…, seed 1: windows.duration=5, augmentation=full`.
-    private func subtitle(_ trial: TrialOutcome) -> String {
-        let values = trial.values.map(\.assignment).joined(separator: ", ")
-        return "trial \(trial.id), seed \(trial.seed)" + (values.isEmpty ? "" : ": \(values)")
+    static func subtitle(_ trial: TrialOutcome) -> String {
+        subtitle(id: trial.id, seed: trial.seed, values: trial.values)
+    }
+
+    /// `trial 1a2b…, seed 1: windows.duration=5, augmentation=full`.
+    static func subtitle(id: String, seed: Int, values: [Trial.SweptValue]) -> String {
+        let assignments = values.map(\.assignment).joined(separator: ", ")
+        return "trial \(id), seed \(seed)" + (assignments.isEmpty ? "" : ": \(assignments)")
     }
 
     /// Units of the settings commonly swept, for axis titles.

@@ -11,8 +11,8 @@ import Reports
 /// Folder layout: `manifest.json5`, `resolved.json` (base configuration), `sweep.json` (every
 /// trial with its configuration), `trials/<id>/` (one finished trial each, see `TrialRunner`),
 /// `claims/<id>.lock` (who trains a trial, see `TrialClaim`), `leaderboard.csv`, `summary.md`,
-/// `charts/` and `tensorboard/` (the HParams experiment, see ``TensorBoardLog``), written when the
-/// trials have run. The folder appears whole: it is created under a temporary
+/// `report.html` (``SweepPage``), `charts/` and `tensorboard/` (the HParams experiment, see
+/// ``TensorBoardLog``), written when the trials have run. The folder appears whole: it is created under a temporary
 /// name and renamed into place.
 ///
 /// Data problems are found before the folder is created: every distinct dataset is loaded
@@ -365,17 +365,18 @@ public struct SweepRunner {
         return []
     }
 
-    /// `leaderboard.csv`, the charts and `summary.md` from the finished trials.
+    /// `leaderboard.csv`, the charts, `summary.md` and `report.html` from the finished trials.
     private func writeReports(_ folder: URL) throws {
         let leaderboard = Leaderboard(plan: plan, folder: folder)
         try AtomicFile.write(leaderboard.csvTable.csv, to: folder.appendingPathComponent("leaderboard.csv"))
-        try SweepCharts.write(plan: plan, leaderboard: leaderboard, folder: folder)
+        let charts = try SweepCharts(plan: plan, leaderboard: leaderboard).write(to: folder)
         let summary = SweepSummary(
             plan: plan, leaderboard: leaderboard, missing: plan.trials.count - leaderboard.finishedTrials,
             splitMethods: Self.splitMethods(in: folder, trials: plan.trials))
         try AtomicFile.write(summary.markdown, to: folder.appendingPathComponent("summary.md"))
         try TensorBoardLog.sweepFile(plan: plan, name: folder.lastPathComponent, wallTime: Date().timeIntervalSince1970)
             .write(toFolder: folder.appendingPathComponent(TensorBoardLog.folderName))
+        try AtomicFile.write(SweepPage(summary: summary, charts: charts).html, to: folder.appendingPathComponent(SweepPage.fileName))
         log("summary: \(folder.appendingPathComponent("summary.md").path)")
     }
 

@@ -70,47 +70,42 @@ public struct SweepSummary {
         }
     }
 
-    /// The Markdown text.
-    public var markdown: String {
-        let base = plan.base
-        let grid = !plan.sweep.axes.isEmpty
-        var text = "# \(base.name)\n\n"
-        if !base.description.isEmpty { text += base.description + "\n\n" }
-        text += grid
-            ? "Sweep of \(plan.sweep.cellCount) configurations × seeds = \(plan.trials.count) trials, ranked by "
-                + "\(plan.sweep.selection.rawValue) (mean over seeds; ties: lower mean validation loss, then grid order).\n\n"
-            : "\(plan.trials.count) trial\(plan.trials.count == 1 ? "" : "s"): one configuration, one per seed.\n\n"
-        if missing > 0 {
-            text += "**\(missing) of \(plan.trials.count) trials have not finished**; rerun `actionlab run` on this folder to complete them.\n\n"
-        }
-        text += divergedSection
-        var settings = Table(header: ["setting", "value"])
-        for (key, value) in Self.settings(base) { settings.append([key, value]) }
-        text += settings.markdown + "\n"
-        if !splitMethods.isEmpty {
-            text += "## Data splits\n\n" + splitMethods.map { "- \($0)\n" }.joined() + "\n"
-        }
+    /// The sentence under the title: how many configurations and trials, and how they are ranked.
+    var introduction: String {
+        plan.sweep.axes.isEmpty
+            ? "\(plan.trials.count) trial\(plan.trials.count == 1 ? "" : "s"): one configuration, one per seed."
+            : "Sweep of \(plan.sweep.cellCount) configurations × seeds = \(plan.trials.count) trials, ranked by "
+                + "\(plan.sweep.selection.rawValue) (mean over seeds; ties: lower mean validation loss, then grid order)."
+    }
 
-        if grid {
-            var axes = Table(header: ["swept parameter", "values"])
-            for axis in plan.sweep.axes { axes.append([axis.path, axis.values.joined(separator: ", ")]) }
-            text += "## Grid\n\n" + axes.markdown + "\n"
-            text += "## Leaderboard\n\nMean ± sample standard deviation over seeds; [leaderboard.csv](leaderboard.csv) has every column.\n\n"
-            text += leaderboard.markdownTable.markdown + "\n"
-            for (parameter, table) in leaderboard.parameterTables() {
-                text += "### By \(parameter)\n\nMeans over every configuration and seed with each value.\n\n" + table.markdown + "\n"
-            }
+    /// `setting | value`: ``settings(_:)`` of the base configuration.
+    var settingsTable: Table {
+        var table = Table(header: ["setting", "value"])
+        for (key, value) in Self.settings(plan.base) { table.append([key, value]) }
+        return table
+    }
+
+    /// `swept parameter | values`, one row per axis of the grid.
+    var gridTable: Table {
+        var table = Table(header: ["swept parameter", "values"])
+        for axis in plan.sweep.axes { table.append([axis.path, axis.values.joined(separator: ", ")]) }
+        return table
+    }
+
+    /// The best configuration's sequences and windows per split (its first seed's).
+    var bestDataTable: Table? {
+        guard let first = leaderboard.rows.first?.outcomes.first else { return nil }
+        var data = Table(header: ["split", "sequences", "windows"], numericColumns: [1, 2])
+        for split in RunReport.splitOrder {
+            guard let scores = first.splits[split] else { continue }
+            data.append([split, "\(scores.sequences)", "\(scores.windows)"])
         }
-        guard let best = leaderboard.rows.first else { return text + "No trial has finished.\n" }
-        text += grid ? "## Best configuration\n\n\(best.values.map { "`\($0.path)` = \($0.value)" }.joined(separator: ", "))\n\n" : "## Results\n\n"
-        if let first = best.outcomes.first {
-            var data = Table(header: ["split", "sequences", "windows"], numericColumns: [1, 2])
-            for split in RunReport.splitOrder {
-                guard let scores = first.splits[split] else { continue }
-                data.append([split, "\(scores.sequences)", "\(scores.windows)"])
-            }
-            text += data.markdown + "\n"
-        }
+        return data
+    }
+
+    /// The best configuration's metrics: mean ± std, then one column per seed.
+    var bestMetricsTable: Table? {
+        guard let best = leaderboard.rows.first else { return nil }
         var metrics = Table(
             header: ["metric", best.outcomes.count > 1 ? "mean ± std" : "value"] + best.outcomes.map { "seed \($0.seed)" },
             numericColumns: Set(1...(best.outcomes.count + 1)))
@@ -120,8 +115,45 @@ public struct SweepSummary {
             guard !present.isEmpty else { continue }
             metrics.append([row.name] + Self.cells(of: row, values: values))
         }
-        text += (best.outcomes.count > 1 ? "Mean ± sample standard deviation across seeds." : "One seed.")
-            + " Loss is the mean softmax cross-entropy. " + Self.weightsSentence(plan.trials.first { $0.id == best.outcomes.first?.id }?.configuration ?? base) + "\n\n" + metrics.markdown + "\n"
+        return metrics
+    }
+
+    /// The sentence above ``bestMetricsTable``: what the cells are and which weights were scored.
+    var bestMetricsNote: String {
+        let best = leaderboard.rows.first
+        return ((best?.outcomes.count ?? 0) > 1 ? "Mean ± sample standard deviation across seeds." : "One seed.")
+            + " Loss is the mean softmax cross-entropy. "
+            + Self.weightsSentence(plan.trials.first { $0.id == best?.outcomes.first?.id }?.configuration ?? plan.base)
+    }
+
+    /// The Markdown text.
+    public var markdown: String {
+        let base = plan.base
+        let grid = !plan.sweep.axes.isEmpty
+        var text = "# \(base.name)\n\n"
+        if !base.description.isEmpty { text += base.description + "\n\n" }
+        text += introduction + "\n\n"
+        if missing > 0 {
+            text += "**\(missing) of \(plan.trials.count) trials have not finished**; rerun `actionlab run` on this folder to complete them.\n\n"
+        }
+        text += divergedSection
+        text += settingsTable.markdown + "\n"
+        if !splitMethods.isEmpty {
+            text += "## Data splits\n\n" + splitMethods.map { "- \($0)\n" }.joined() + "\n"
+        }
+
+        if grid {
+            text += "## Grid\n\n" + gridTable.markdown + "\n"
+            text += "## Leaderboard\n\nMean ± sample standard deviation over seeds; [leaderboard.csv](leaderboard.csv) has every column.\n\n"
+            text += leaderboard.markdownTable.markdown + "\n"
+            for (parameter, table) in leaderboard.parameterTables() {
+                text += "### By \(parameter)\n\nMeans over every configuration and seed with each value.\n\n" + table.markdown + "\n"
+            }
+        }
+        guard let best = leaderboard.rows.first, let metrics = bestMetricsTable else { return text + "No trial has finished.\n" }
+        text += grid ? "## Best configuration\n\n\(best.values.map { "`\($0.path)` = \($0.value)" }.joined(separator: ", "))\n\n" : "## Results\n\n"
+        if let data = bestDataTable { text += data.markdown + "\n" }
+        text += bestMetricsNote + "\n\n" + metrics.markdown + "\n"
 
         var links = Table(header: ["seed", "trial", "curves", "test confusion", "metrics", "weights"])
         for outcome in best.outcomes {

@@ -221,6 +221,9 @@ public struct TrialRunner {
                     trial: trial, report: report, diverged: result.divergence != nil, startTime: started.timeIntervalSince1970,
                     epochTimes: epochTimes, endTime: Date().timeIntervalSince1970
                 ).write(toFolder: partial.appendingPathComponent(TensorBoardLog.folderName))
+                try AtomicFile.write(
+                    TrialPage(trial: trial, configuration: configuration, report: report, diverged: result.divergence).html,
+                    to: partial.appendingPathComponent(SweepPage.fileName))
                 // A diverged model's weights are not finite: nothing to save or export.
                 guard result.divergence == nil else { return }
                 var weightsMetadata = Self.weightsMetadata(trial: trial, labels: data.labels)

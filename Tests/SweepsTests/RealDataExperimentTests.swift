@@ -110,11 +110,11 @@ final class LogLines: @unchecked Sendable {
         let manifest = try #require(runner.manifestURL)
         let folder = try runner.run()
         #expect(folder.deletingLastPathComponent().lastPathComponent == "basicmotions")
-        for file in ["manifest.json5", "resolved.json", "summary.md", "sweep.json", "leaderboard.csv"] {
+        for file in ["manifest.json5", "resolved.json", "summary.md", "report.html", "sweep.json", "leaderboard.csv"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "missing \(file)")
         }
         #expect(try Data(contentsOf: folder.appendingPathComponent("manifest.json5")) == Data(contentsOf: manifest))
-        let runFiles = ["config.json", "provenance.json", "curves.csv", "curves.md", "metrics.json", "weights.h5", "timing.json", "complete.json"]
+        let runFiles = ["config.json", "provenance.json", "curves.csv", "curves.md", "metrics.json", "weights.h5", "timing.json", "complete.json", "report.html"]
             + ["train", "validation", "test"].flatMap { ["confusion_\($0).csv", "confusion_\($0).md", "confusion_\($0)_sequence.csv"] }
         for seed in [1, 2] {
             let trial = try Self.trialFolder(folder, runner, seed: seed)

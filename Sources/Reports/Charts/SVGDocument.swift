@@ -38,20 +38,25 @@ public struct SVGDocument: Sendable, Equatable {
 
     /// The document as UTF-8 XML text with an XML declaration, ending in a line break.
     public var xml: String {
-        let root = SVGElement(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + root(idPrefix: "chart").xml()
+    }
+
+    /// The `<svg>` root element; its `<title>` and `<desc>` have ids `<idPrefix>-title` and
+    /// `<idPrefix>-desc`, so several charts inlined in one HTML page keep unique ids.
+    public func root(idPrefix: String) -> SVGElement {
+        SVGElement(
             "svg",
             [
                 .init("xmlns", "http://www.w3.org/2000/svg"), .init("version", "1.1"),
                 .init("width", width), .init("height", height),
                 .init("viewBox", "0 0 \(SVGElement.number(width)) \(SVGElement.number(height))"),
-                .init("role", "img"), .init("aria-labelledby", "chart-title chart-desc"),
+                .init("role", "img"), .init("aria-labelledby", "\(idPrefix)-title \(idPrefix)-desc"),
                 .init("font-family", Self.fontFamily),
             ],
             children: [
-                SVGElement("title", [.init("id", "chart-title")], text: title),
-                SVGElement("desc", [.init("id", "chart-desc")], text: summary),
+                SVGElement("title", [.init("id", "\(idPrefix)-title")], text: title),
+                SVGElement("desc", [.init("id", "\(idPrefix)-desc")], text: summary),
                 SVGElement("rect", [.init("width", "100%"), .init("height", "100%"), .init("fill", "#ffffff")]),
             ] + elements)
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + root.xml()
     }
 }
