@@ -8,6 +8,14 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable, Comparable {
     case safetensors
     /// `weights.h5`: a byte-for-byte copy of the trial's ActionLab HDF5 checkpoint.
     case h5
+    /// `model.mlmodel`: a Core ML neural-network classifier with Create ML's interface, input
+    /// `poses` `[T, C, J]`, outputs `labelProbabilities` (label → probability) and `label`.
+    case coreml
+
+    /// The formats `actionlab export` writes without `--format`: all but ``coreml``, which is
+    /// asked for by name (its network has no translation of the in-model keypoint
+    /// normalizations yet, and only macOS can run it).
+    public static let defaultFormats: Set<ExportFormat> = [.onnx, .safetensors, .h5]
 
     /// The file the format is written to inside the export folder.
     public var fileName: String {
@@ -15,6 +23,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable, Comparable {
         case .onnx: "model.onnx"
         case .safetensors: "weights.safetensors"
         case .h5: "weights.h5"
+        case .coreml: "model.mlmodel"
         }
     }
 

@@ -6,7 +6,7 @@ import Protobuf
 import Reports
 
 /// Exports the best (or a named) trial of a report: `model.onnx`, `weights.safetensors`,
-/// `weights.h5`, `config.json` and `model-card.md`.
+/// `weights.h5`, `model.mlmodel`, `config.json` and `model-card.md`.
 ///
 /// Every file is written to a temporary name and renamed into place (``AtomicFile``), so an
 /// interrupted export leaves each file either as it was or complete. The outputs depend only on
@@ -30,8 +30,8 @@ public struct ModelExporter {
 
     /// Creates an exporter.
     ///
-    /// - Parameter formats: The formats to write (default: all).
-    public init(formats: Set<ExportFormat> = Set(ExportFormat.allCases)) {
+    /// - Parameter formats: The formats to write (default: ``ExportFormat/defaultFormats``).
+    public init(formats: Set<ExportFormat> = ExportFormat.defaultFormats) {
         self.formats = formats
     }
 
@@ -43,7 +43,7 @@ public struct ModelExporter {
     ///   - output: The export folder; created if needed, files in it are replaced.
     /// - Returns: The selection and the files written.
     /// - Throws: ``ExportError`` for missing, unreadable or inconsistent trial files;
-    ///   `ONNXExportError` or `SafetensorsError` if the model cannot be translated;
+    ///   `ONNXExportError`, `CoreMLExportError` or `SafetensorsError` if the model cannot be translated;
     ///   `AtomicFileError` if a file cannot be written.
     public func export(from directory: URL, trialID: String? = nil, to output: URL) throws -> Result {
         let selection = try TrialSelection.select(in: directory, trialID: trialID)
@@ -74,6 +74,14 @@ public struct ModelExporter {
                 try AtomicFile.write(try file.serialized(), to: url)
             case .h5:
                 try AtomicFile.write(Self.contents(of: artifacts.folder.file("weights.h5")), to: url)
+            case .coreml:
+                guard let exportable = model as? any CoreMLExportable else {
+                    throw ExportError.unsupportedModel(kind: artifacts.configuration.model.kind, format: "Core ML")
+                }
+                let coreML = try CoreMLClassifierExporter(version: Provenance.actionlabVersion).model(
+                    of: exportable, window: artifacts.window, labels: artifacts.labels, metadata: metadata,
+                    description: "Action classifier \(artifacts.configuration.name), trial \(artifacts.folder.id)")
+                try AtomicFile.write(coreML.serializedData(), to: url)
             }
             written.append((url, try ContentHash.sha256(ofFileAt: url).description))
         }
@@ -89,8 +97,8 @@ public struct ModelExporter {
         return Result(selection: selection, files: written.map(\.url) + [cardURL])
     }
 
-    /// The metadata stored in `model.onnx` (`metadata_props`) and `weights.safetensors`
-    /// (`__metadata__`): what an app needs to feed the model and where it came from.
+    /// The metadata stored in `model.onnx` (`metadata_props`), `model.mlmodel`
+    /// (`Metadata.userDefined`) and `weights.safetensors` (`__metadata__`): what an app needs to feed the model and where it came from.
     static func metadata(of artifacts: TrialArtifacts, selection: TrialSelection) -> [(key: String, value: String)] {
         let configuration = artifacts.configuration
         let layout = configuration.features.layout

@@ -1,7 +1,7 @@
 import Export
 import Foundation
 
-/// `actionlab export DIR --output OUTDIR [--trial ID] [--format onnx,safetensors,h5]`: exports the
+/// `actionlab export DIR --output OUTDIR [--trial ID] [--format onnx,safetensors,h5,coreml]`: exports the
 /// best trial of a report (or the trial folder given, or the one named with `--trial`) and
 /// prints the export folder on standard output.
 enum ExportCommand: Subcommand {
@@ -13,7 +13,8 @@ enum ExportCommand: Subcommand {
         "trial", valueName: "ID", help: "export this trial of the sweep folder instead of the best one")
     static let format = CommandOption.commaList(
         "format", valueName: ExportFormat.allCases.map(\.rawValue).joined(separator: ","),
-        help: "the formats to write, comma-separated (default: all): "
+        help: "the formats to write, comma-separated (default: "
+            + ExportFormat.allCases.filter(ExportFormat.defaultFormats.contains).map(\.rawValue).joined(separator: ",") + "): "
             + ExportFormat.allCases.map { "\($0.rawValue) (\($0.fileName))" }.joined(separator: ", ")
             + "; \(ModelExporter.configurationName) and \(ModelExporter.modelCardName) are always written")
 
@@ -21,7 +22,7 @@ enum ExportCommand: Subcommand {
         name: "export",
         abstract: "export the best trial of a sweep folder (the best configuration of its leaderboard, then its seed "
             + "with the highest validation accuracy), or the trial folder DIR, with a model card: "
-            + (ExportFormat.allCases.map(\.fileName) + [ModelExporter.configurationName, ModelExporter.modelCardName]).joined(separator: ", ")
+            + (ExportFormat.allCases.filter(ExportFormat.defaultFormats.contains).map(\.fileName) + [ModelExporter.configurationName, ModelExporter.modelCardName]).joined(separator: ", ")
             + "; print the export folder",
         arguments: [report], options: [output, trial, format])
 
@@ -30,7 +31,7 @@ enum ExportCommand: Subcommand {
             let parsed = try CommandLineArguments(arguments, for: specification)
             let directory = URL(fileURLWithPath: try parsed.value(of: report), isDirectory: true)
             let output = URL(fileURLWithPath: try parsed.required(output), isDirectory: true)
-            let formats = try parsed.value(of: format).map(ExportFormat.parseList) ?? Set(ExportFormat.allCases)
+            let formats = try parsed.value(of: format).map(ExportFormat.parseList) ?? ExportFormat.defaultFormats
             let result = try ModelExporter(formats: formats).export(from: directory, trialID: parsed.value(of: trial), to: output)
             let chosen = result.selection.chosen
             Console.progress("exported \(chosen.folder.id) (\(result.selection.rule)): "

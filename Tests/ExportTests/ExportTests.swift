@@ -150,6 +150,29 @@ import Training
         #expect(difference <= 1e-5)
         #expect(summary["windows"] as? Int == 40)
         print("export check: \(summary)")
+        try Self.checkCoreMLExport(from: report, windows: windows, windowsFile: windowsFile, scratch: scratch)
+    }
+
+    /// Exports `report`'s best trial with `--format onnx,h5,coreml` and checks `model.mlmodel` with
+    /// `scripts/check-coreml.py`: Create ML's interface, the labels and metadata, the weights of
+    /// `weights.h5` bit for bit, and its layers in NumPy against onnxruntime within 1e-5.
+    static func checkCoreMLExport(
+        from report: URL, windows: WindowSet, windowsFile: URL, scratch: TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let output = scratch.file("export-coreml")
+        let result = try ModelExporter(formats: [.onnx, .h5, .coreml]).export(from: report, to: output)
+        #expect(result.files.map(\.lastPathComponent) == ["model.onnx", "weights.h5", "model.mlmodel", "config.json", "model-card.md"],
+                sourceLocation: sourceLocation)
+        guard try PythonOracle.requireModules(["coremltools", "h5py", "numpy", "onnxruntime"]) else { return }
+        let script = try String(contentsOf: TestData.packageRoot.appendingPathComponent("scripts/check-coreml.py"), encoding: .utf8)
+        let summary = try #require(try PythonOracle.json(script, arguments: [
+            output.path, windowsFile.path, "\(windows.count)", "\(windows.windowSize)", "\(windows.channelCount)", "\(windows.jointCount)",
+        ]) as? [String: Any], sourceLocation: sourceLocation)
+        let difference = try #require(summary["max_abs_difference"] as? Double, sourceLocation: sourceLocation)
+        #expect(difference <= 1e-5, "\(summary)", sourceLocation: sourceLocation)
+        #expect(summary["labels"] as? [String] == windows.labels, sourceLocation: sourceLocation)
+        print("Core ML export check: \(summary)")
     }
 
     /// `mlp` and `stgcn-small` trials export to ONNX graphs that onnxruntime evaluates to
@@ -219,6 +242,9 @@ import Training
         #expect(difference <= 1e-5, "\(configuration.model.kind): \(summary)", sourceLocation: sourceLocation)
         if let expectedWindows { #expect(summary["windows"] as? Int == expectedWindows, sourceLocation: sourceLocation) }
         print("export check (\(configuration.model.kind)): \(summary)")
+        if !configuration.model.normalizeInput {
+            try checkCoreMLExport(from: report, windows: windows, windowsFile: windowsFile, scratch: scratch, sourceLocation: sourceLocation)
+        }
     }
 
 }

@@ -42,7 +42,7 @@ struct MeanPoolingTestFamily: ModelFamily {
 }
 
 /// `[N, C·J, T] → mean over T → Linear(C·J → K)`.
-final class MeanPoolingClassifier: Classifier, ONNXExportable {
+final class MeanPoolingClassifier: Classifier, ONNXExportable, CoreMLExportable {
     let channelCount: Int
     let jointCount: Int
     let pooling = GlobalAveragePooling()
@@ -69,5 +69,10 @@ final class MeanPoolingClassifier: Classifier, ONNXExportable {
     func appendONNXNodes(poses: String, window: KeypointWindowShape, to graph: inout ONNXGraphBuilder) throws -> String {
         let channelsFirst = try graph.appendChannelsFirstWindow(poses: poses, window: window)
         return try graph.appendLayers(sublayers, input: channelsFirst, path: "")
+    }
+
+    func appendCoreMLLayers(poses: String, window: KeypointWindowShape, to network: inout CoreMLNetworkBuilder) throws -> String {
+        let channelsFirst = network.appendChannelsFirstWindow(poses: poses, window: window)
+        return try network.appendLayers(sublayers, input: channelsFirst, path: "")
     }
 }

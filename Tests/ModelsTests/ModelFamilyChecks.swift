@@ -140,6 +140,60 @@ import Testing
         #expect(difference <= 1e-5, "\(family.name): onnxruntime differs by \(difference)")
     }
 
+    /// The exported Core ML model has Create ML's interface (`poses [T, C, J]` → `labelProbabilities`,
+    /// `label`), holds the state dictionary's tensors bit for bit, and its layers evaluated in NumPy
+    /// (`scripts/check-coreml.py`) give onnxruntime's probabilities on the ONNX export within 1e-5.
+    @Test(arguments: registry.families)
+    func coreMLExportMatchesTheWeightsAndOnnxruntime(_ family: RegisteredModelFamily) throws {
+        let model = try Self.model(Self.configuration(family), seed: 9)
+        let exportable = try #require(model as? any CoreMLExportable, "\(family.name) has no Core ML translation")
+        let onnxExportable = try #require(model as? any ONNXExportable, "\(family.name) has no ONNX translation")
+        let layout = Self.layout
+        let window = KeypointWindowShape(windowSize: Self.frames, channelCount: layout.channelCount, jointCount: layout.jointCount)
+        let labels = ["a", "b", "c"]
+        let metadata: [(key: String, value: String)] = [
+            ("labels", #"["a","b","c"]"#), ("frame_rate", "30"), ("window_size", "\(Self.frames)"), ("layout", layout.name),
+            ("joints", "[" + layout.joints.map { "\"\($0)\"" }.joined(separator: ",") + "]"), ("trial", "trials/0001"), ("seed", "9"),
+        ]
+        let coreML = try CoreMLClassifierExporter(version: "test").model(of: exportable, window: window, labels: labels, metadata: metadata)
+        let onnx = try ONNXClassifierExporter(producerVersion: "test").model(
+            of: onnxExportable, window: window, graphName: family.name, metadata: [])
+        let scratch = try TemporaryDirectory(prefix: "model-family-coreml")
+        try coreML.serializedData().write(to: scratch.file("model.mlmodel"))
+        try onnx.serializedData().write(to: scratch.file("model.onnx"))
+        try Checkpoint(model: model.stateDictionary()).write(to: scratch.file("weights.h5"))
+        let input = Self.input(seed: 10)
+        let features = layout.channelCount * layout.jointCount
+        var windows: [Float] = []
+        for n in 0..<Self.batch {
+            for t in 0..<Self.frames {
+                for feature in 0..<features { windows.append(input.values[(n * features + feature) * Self.frames + t]) }
+            }
+        }
+        try littleEndianFloat32Data(windows).write(to: scratch.file("windows.f32"))
+        guard try PythonOracle.requireModules(["coremltools", "h5py", "numpy", "onnxruntime"]) else { return }
+        let script = try String(contentsOf: TestData.packageRoot.appendingPathComponent("scripts/check-coreml.py"), encoding: .utf8)
+        let summary = try #require(try PythonOracle.json(script, arguments: [
+            scratch.url.path, scratch.file("windows.f32").path, "\(Self.batch)", "\(Self.frames)", "\(layout.channelCount)",
+            "\(layout.jointCount)",
+        ]) as? [String: Any])
+        let difference = try #require(summary["max_abs_difference"] as? Double)
+        #expect(difference <= 1e-5, "\(family.name): \(summary)")
+        #expect(summary["tensors"] as? Int == model.stateDictionary().count)
+        #expect(summary["labels"] as? [String] == labels)
+    }
+
+    /// A model with the in-model keypoint normalization is refused by name, never exported half.
+    @Test func coreMLExportNamesTheUntranslatedNormalization() throws {
+        let family = try #require(Self.registry.family(named: "stgcn-small"))
+        let model = try Self.model(Self.configuration(family, normalizeInput: true), seed: 3)
+        let exportable = try #require(model as? any CoreMLExportable)
+        let window = KeypointWindowShape(windowSize: Self.frames, channelCount: 3, jointCount: 18)
+        #expect(throws: CoreMLExportError.self) {
+            try CoreMLClassifierExporter(version: "test").model(of: exportable, window: window, labels: ["a", "b", "c"], metadata: [])
+        }
+    }
+
     /// The memory estimate `validate` checks against physical memory counts the parameters of the
     /// model the family builds, within a factor of two (issue 15, item 7).
     @Test(arguments: registry.families)
