@@ -16,11 +16,12 @@ extension ContentHash {
     /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` if the folder or a file
     ///   cannot be read, ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
     public static func sha256(ofFolderAt url: URL, fileExtension: String) throws -> ContentHash {
-        try sha256(ofFolderAt: url, fileExtension: fileExtension) { try sha256(ofFileAt: $0) }
+        try sha256(ofFolderAt: url, fileExtension: fileExtension) { try sha256(ofFileAt: URL(fileURLWithPath: $0)) }
     }
 
-    /// The folder hash of ``sha256(ofFolderAt:fileExtension:)`` with each file's hash given by `fileHash`.
-    static func sha256(ofFolderAt url: URL, fileExtension: String, fileHash: (URL) throws -> ContentHash) throws -> ContentHash {
+    /// The folder hash of ``sha256(ofFolderAt:fileExtension:)`` with each file's hash given by
+    /// `fileHash`, called with the file's path: the folder's standardized path, `/`, its name.
+    static func sha256(ofFolderAt url: URL, fileExtension: String, fileHash: (String) throws -> ContentHash) throws -> ContentHash {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url.path)
@@ -29,9 +30,11 @@ extension ContentHash {
         } catch {
             throw FeatureCacheError.cannotReadSource(path: url.path, reason: error.localizedDescription)
         }
+        let folder = url.standardizedFileURL.path
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         var listing = ""
         for name in names {
-            listing += "\(name)\t\(try fileHash(url.appendingPathComponent(name)).hexDigest)\n"
+            listing += "\(name)\t\(try fileHash(prefix + name).hexDigest)\n"
         }
         return try sha256(of: listing)
     }

@@ -80,14 +80,18 @@ public final class FileIdentityIndex: @unchecked Sendable {
     /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` if the file cannot be read,
     ///   ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
     public func contentHash(ofFileAt url: URL) throws -> ContentHash {
-        let path = url.standardizedFileURL.path
-        guard let before = FileIdentity(path: path) else { return try ContentHash.sha256(ofFileAt: url) }
+        try contentHash(atPath: url.standardizedFileURL.path)
+    }
+
+    /// ``contentHash(ofFileAt:)`` of the file at `path`, which is absolute and standardized.
+    private func contentHash(atPath path: String) throws -> ContentHash {
+        guard let before = FileIdentity(path: path) else { return try ContentHash.sha256(ofFileAt: URL(fileURLWithPath: path)) }
         if let record = record(for: path), record.identity == before, record.isTrusted(margin: racyMargin) {
             lock.withLock { hitCount += 1 }
             return record.hash
         }
         let started = Self.now()
-        let hash = try ContentHash.sha256(ofFileAt: url)
+        let hash = try ContentHash.sha256(ofFileAt: URL(fileURLWithPath: path))
         lock.withLock {
             hashedCount += 1
             // A file that changed while it was read is not recorded: its hash may mix two versions.
@@ -104,7 +108,7 @@ public final class FileIdentityIndex: @unchecked Sendable {
     /// ``contentHash(ofFileAt:)``.
     /// - Throws: As ``ContentHash/sha256(ofFolderAt:fileExtension:)``.
     public func contentHash(ofFolderAt url: URL, fileExtension: String) throws -> ContentHash {
-        try ContentHash.sha256(ofFolderAt: url, fileExtension: fileExtension) { try contentHash(ofFileAt: $0) }
+        try ContentHash.sha256(ofFolderAt: url, fileExtension: fileExtension) { try contentHash(atPath: $0) }
     }
 
     /// How many hashes came from the index and how many were computed by reading the file, since
