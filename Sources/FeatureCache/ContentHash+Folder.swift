@@ -8,12 +8,20 @@ extension ContentHash {
     /// `fileExtension` (case-insensitive), sorted by name: it is
     /// `sha256` of the lines `<name>\t<sha256 of the file's bytes>\n`. Renaming, adding, removing or
     /// changing a file changes it; moving the whole folder does not.
+    /// ``FileIdentityIndex/contentHash(ofFolderAt:fileExtension:)`` gives the same hash without
+    /// reading files whose identity it already knows.
     /// - Parameters:
     ///   - url: the folder.
     ///   - fileExtension: the extension of the files that count, without the dot.
     /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` if the folder or a file
     ///   cannot be read, ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
     public static func sha256(ofFolderAt url: URL, fileExtension: String) throws -> ContentHash {
+        try sha256(ofFolderAt: url, fileExtension: fileExtension) { try sha256(ofFileAt: URL(fileURLWithPath: $0)) }
+    }
+
+    /// The folder hash of ``sha256(ofFolderAt:fileExtension:)`` with each file's hash given by
+    /// `fileHash`, called with the file's path: the folder's standardized path, `/`, its name.
+    static func sha256(ofFolderAt url: URL, fileExtension: String, fileHash: (String) throws -> ContentHash) throws -> ContentHash {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url.path)
@@ -22,9 +30,11 @@ extension ContentHash {
         } catch {
             throw FeatureCacheError.cannotReadSource(path: url.path, reason: error.localizedDescription)
         }
+        let folder = url.standardizedFileURL.path
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         var listing = ""
         for name in names {
-            listing += "\(name)\t\(try sha256(ofFileAt: url.appendingPathComponent(name)).hexDigest)\n"
+            listing += "\(name)\t\(try fileHash(prefix + name).hexDigest)\n"
         }
         return try sha256(of: listing)
     }

@@ -27,6 +27,13 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { hexDigest }
 
+    /// The 32 bytes of the digest (from ``hexDigest``, which the initializers keep valid).
+    var digestBytes: [UInt8] {
+        func value(_ digit: UInt8) -> UInt8 { digit <= 57 ? digit - 48 : digit - 87 }
+        let digits = Array(hexDigest.utf8)
+        return stride(from: 0, to: digits.count - 1, by: 2).map { value(digits[$0]) << 4 | value(digits[$0 + 1]) }
+    }
+
     /// SHA-256 of `data`.
     /// - Throws: ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
     public static func sha256(of data: Data) throws -> ContentHash {

@@ -25,6 +25,11 @@ import Pose
 public final class FeatureCache: Sendable {
     /// The cache's root directory.
     public let directory: URL
+    /// The content hashes of source files by identity, kept in the cache folder
+    /// (``FileIdentityIndex/fileName``): an unchanged source is not read again to find its key.
+    /// Its records are written by ``FileIdentityIndex/save()``, which the caller runs after a batch
+    /// of imports.
+    public let identities: FileIdentityIndex
     private let onDiscardedEntry: (@Sendable (DiscardedEntry) -> Void)?
 
     /// The suffix of files being written.
@@ -41,6 +46,7 @@ public final class FeatureCache: Sendable {
     public init(directory: URL, onDiscardedEntry: (@Sendable (DiscardedEntry) -> Void)? = nil) throws {
         self.directory = directory
         self.onDiscardedEntry = onDiscardedEntry
+        identities = FileIdentityIndex(directory: directory)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -127,7 +133,8 @@ public final class FeatureCache: Sendable {
     /// ``ImporterFingerprint/adding(layoutName:frameRate:)``: moving or renaming the file keeps
     /// its entry; changing a byte, the importer version or a setting makes a new one.
     /// - Parameters:
-    ///   - source: the file to import; it is read once, in chunks, to hash it.
+    ///   - source: the file to import; read once, in chunks, to hash it, unless ``identities``
+    ///     knows it unchanged.
     ///   - fingerprint: the importer and its settings.
     ///   - layoutName: the skeleton layout the importer produces.
     ///   - frameRate: frames per second of the produced sequences.
@@ -139,7 +146,7 @@ public final class FeatureCache: Sendable {
         source: URL, fingerprint: ImporterFingerprint, layoutName: String, frameRate: Double,
         importer: () throws -> [LabeledSequence]
     ) throws -> (sequences: [LabeledSequence], key: CacheKey, sourceHash: ContentHash, hit: Bool) {
-        let sourceHash = try ContentHash.sha256(ofFileAt: source)
+        let sourceHash = try identities.contentHash(ofFileAt: source)
         let result = try entry(
             sourcePath: source.path, sourceHash: sourceHash, fingerprint: fingerprint, layoutName: layoutName,
             frameRate: frameRate
@@ -199,7 +206,8 @@ public final class FeatureCache: Sendable {
     /// with the same key: only one source file's sequences are in memory at a time (while it is
     /// imported), and ``CachedSequence/read()`` loads a sequence when it is needed.
     /// - Parameters:
-    ///   - source: the file to import; it is read once, in chunks, to hash it.
+    ///   - source: the file to import; read once, in chunks, to hash it, unless ``identities``
+    ///     knows it unchanged.
     ///   - fingerprint: the importer and its settings.
     ///   - layoutName: the skeleton layout the importer produces.
     ///   - frameRate: frames per second of the produced sequences.
@@ -211,7 +219,7 @@ public final class FeatureCache: Sendable {
         source: URL, fingerprint: ImporterFingerprint, layoutName: String, frameRate: Double,
         importer: () throws -> [LabeledSequence]
     ) throws -> (sequences: [CachedSequence], key: CacheKey, sourceHash: ContentHash, hit: Bool) {
-        let sourceHash = try ContentHash.sha256(ofFileAt: source)
+        let sourceHash = try identities.contentHash(ofFileAt: source)
         let fullFingerprint = fingerprint.adding(layoutName: layoutName, frameRate: frameRate)
         let key = try CacheKey(source: sourceHash, fingerprint: fullFingerprint)
         if let sequences = try lookupIndex(key: key, source: source.path) {

@@ -8,7 +8,10 @@ import Pose
 ///
 /// Each source file is imported once and cached under the SHA-256 of its bytes and the
 /// importer's fingerprint (name, version, layout, frame rate, label, and for MAT-files the
-/// variable and its axes); later runs read the cache.
+/// variable and its axes); later runs read the cache. Keypoint and sensor files are read on
+/// ``workers`` threads at once, with a progress line every few seconds for a source that takes
+/// longer; a later run finds an unchanged file's hash in the cache's ``FileIdentityIndex``
+/// without reading the file again.
 /// Videos are extracted once per file (``VideoPoseExtractor``, keyed without the label, so one
 /// extraction serves every dataset and annotation using the file) and cut and resampled per sample.
 ///
@@ -35,6 +38,10 @@ public struct DatasetLoader {
     /// The largest data set, in bytes of Float32 keypoints over all splits, held in memory; larger
     /// ones are streamed from the cache.
     public var inMemoryLimit = Self.defaultInMemoryLimit
+    /// How many keypoint and sensor files are imported (or hashed and read from the cache) at
+    /// once; default the cores this process may run on. Sequences, cache entries, logs and
+    /// errors are the same for every value.
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
 
     public init(configuration: ExperimentConfiguration, cache: FeatureCache, log: @escaping (String) -> Void = { _ in }) {
         self.configuration = configuration
@@ -77,9 +84,10 @@ public struct DatasetLoader {
                     var fileHits: [String: Bool] = [:]
                     var sequenceCount = 0
                     var clamped = ClampedKeypoints()
-                    for sample in try source.samples() {
+                    let samples = try source.samples()
+                    for (sample, outcome) in zip(samples, readSamples(samples, source: source, role: sourceRole, videos: videos)) {
                         do {
-                            let result = try readSample(sample, source: source, videos: videos)
+                            let result = try outcome.get()
                             let named = result.sequences.map { sequence in
                                 var named = sequence
                                 named.fields = sample.fields
@@ -124,6 +132,7 @@ public struct DatasetLoader {
         var train = read(dataset.sources, role: "train")
         var validation = dataset.validation.strategy == .files ? read(dataset.validation.sources, role: "validation") : []
         let test = read(dataset.test?.sources ?? [], role: "test") + selectedForTest
+        saveIdentityIndex()
         guard failures.isEmpty else { throw DatasetError.sourcesFailed(failures) }
         try checkNoOverlap(records)
         try checkLabelMapping(train + validation + test)
@@ -236,17 +245,49 @@ public struct DatasetLoader {
         return try readSample(sample, source: source, videos: videos).sequences
     }
 
+    /// What reading one sample gives: its sequences, the cache facts of its file and, for
+    /// importers that clamp coordinates onto the image, the keypoints they clamped.
+    private typealias SampleResult = (
+        sequences: [DatasetSequence], key: String, sourceHash: String, hit: Bool, clamped: ClampedKeypoints?
+    )
+
+    /// Reads the samples of one source, keypoint and sensor files on ``workers`` threads (videos
+    /// one at a time, as ``VideoSequenceReader`` extracts them), each sample's outcome in the
+    /// samples' order whatever the number of workers, with a progress line every few seconds.
+    private func readSamples(_ samples: [DatasetSample], source: DataSource, role: String, videos: VideoSequenceReader)
+        -> [Result<SampleResult, any Error>] {
+        let isVideo = source.format == .video || source.format == .montage
+        let progress = ImportProgress(
+            total: samples.count, subject: "\(role): \(source.path.path)", unit: source.format == .openpose ? "folders" : "files",
+            log: log)
+        return OrderedParallelMap.map(samples, workers: isVideo ? 1 : workers) { sample in
+            defer { progress.finishedOne() }
+            return Result { try readSample(sample, source: source, videos: videos) }
+        }
+    }
+
+    /// Writes the feature cache's file-identity index (the hashes of the source files read), and
+    /// logs once if the index on disk was damaged; a failure to save is a warning, since the
+    /// index only saves time.
+    private func saveIdentityIndex() {
+        if let damage = cache.identities.takeDamageReport() { log("warning: \(damage)") }
+        do {
+            try cache.identities.save()
+        } catch {
+            log("warning: \(error); source files will be hashed again next time")
+        }
+    }
+
     /// The sequences of one sample, with the cache facts of its file and, for importers that
     /// clamp coordinates onto the image, the keypoints they clamped.
-    private func readSample(_ sample: DatasetSample, source: DataSource, videos: VideoSequenceReader)
-        throws -> (sequences: [DatasetSequence], key: String, sourceHash: String, hit: Bool, clamped: ClampedKeypoints?) {
+    private func readSample(_ sample: DatasetSample, source: DataSource, videos: VideoSequenceReader) throws -> SampleResult {
         switch source.format {
         case .video, .montage:
             let (sequence, result) = try videos.sequence(of: sample, source: source)
             return ([DatasetSequence(sequence)], result.key.hexDigest, result.sourceHash.hexDigest, result.hit, nil)
         case .openpose:
             let importer = OpenPoseJSONImporter(imageWidth: source.imageSize?.width ?? 1, imageHeight: source.imageSize?.height ?? 1)
-            let hash = try ContentHash.sha256(ofFolderAt: sample.file, fileExtension: "json")
+            let hash = try cache.identities.contentHash(ofFolderAt: sample.file, fileExtension: "json")
             let settings = [
                 "label": sample.label ?? "", "image_width": "\(importer.imageWidth)", "image_height": "\(importer.imageHeight)",
             ]

@@ -1,19 +1,31 @@
 import Foundation
 
-/// Which file a path named at one moment: device, inode, size and modification time.
+/// Which file a path named at one moment: device, inode, size, and modification and status-change
+/// times (`st_mtim`, `st_ctim`, in nanoseconds since 1970).
 struct FileIdentity: Equatable {
-    private let device: UInt64
-    private let inode: UInt64
-    private let size: Int64
-    private let modified: Int
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modified: Int64
+    let changed: Int64
 
-    /// The identity of the file at `path`, or nil if there is none.
+    /// The identity of the file at `path` (following symbolic links), or nil if there is none.
     init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
-        modified = Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec)
+        modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+        changed = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
+    }
+
+    /// An identity read back from storage.
+    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modified = modified
+        self.changed = changed
     }
 }

@@ -13,17 +13,27 @@ struct JSONCursor {
     /// Parses the JSON file at `url`.
     /// - Throws: ``ImportError`` `.unreadable` or `.invalidJSON` naming the file.
     static func parse(contentsOf url: URL) throws -> JSONCursor {
-        let data: Data
+        try parse(contents(of: url), file: url.path)
+    }
+
+    /// The bytes of the file at `url`.
+    /// - Throws: ``ImportError`` `.unreadable` naming the file.
+    static func contents(of url: URL) throws -> Data {
         do {
-            data = try Data(contentsOf: url)
+            return try Data(contentsOf: url)
         } catch {
             throw ImportError(path: url.path, line: nil, kind: .unreadable(reason: error.localizedDescription))
         }
+    }
+
+    /// Parses `data`, the bytes of the JSON file `file`.
+    /// - Throws: ``ImportError`` `.invalidJSON` naming the file, line and column.
+    static func parse(_ data: Data, file: String) throws -> JSONCursor {
         do {
-            return JSONCursor(value: try JSONSerialization.jsonObject(with: data), path: "$", file: url.path)
+            return JSONCursor(value: try JSONSerialization.jsonObject(with: data), path: "$", file: file)
         } catch {
             let syntax = JSONSyntaxError(error, in: data)
-            throw ImportError(path: url.path, line: syntax.line, kind: .invalidJSON(reason: syntax.reason))
+            throw ImportError(path: file, line: syntax.line, kind: .invalidJSON(reason: syntax.reason))
         }
     }
 

@@ -109,21 +109,39 @@ public struct OpenPoseJSONImporter: SequenceImporter {
     }
 
     /// The people of one frame file, each with its detected joints outside the image.
+    ///
+    /// The bytes are read once; ``OpenPoseFrameScanner`` reads the usual file, and any file it does
+    /// not accept goes through ``JSONCursor`` (`JSONSerialization`), which gives the same people or
+    /// today's error naming the file, line and column or JSON path.
     private func people(in file: URL) throws -> [(person: DetectedPerson, outside: [(joint: Int, x: Double, y: Double)])] {
-        let root = try JSONCursor.parse(contentsOf: file)
+        let data = try JSONCursor.contents(of: file)
+        let scanned = data.withUnsafeBytes { OpenPoseFrameScanner.keypointArrays(in: $0.bindMemory(to: UInt8.self)) }
+        if let scanned {
+            let people = scanned.compactMap(person(from:))
+            if people.count == scanned.count { return people }
+        }
+        let root = try JSONCursor.parse(data, file: file.path)
         guard let people = try root.member("people") else { return [] }
         return try people.elements().compactMap { person in
             guard let flat = try person.member("pose_keypoints_2d") else { return nil }
-            let values = try flat.numbers()
-            guard values.count % 3 == 0, let indices = OpenPoseSkeleton.vision18Indices(jointCount: values.count / 3) else {
+            guard let person = self.person(from: try flat.numbers()) else {
                 throw flat.mismatch("54 (COCO) or 75 (BODY_25) numbers, x, y, confidence per joint")
             }
-            let joints = values.count / 3
-            let positions = (0..<joints).map { (x: values[3 * $0] / Double(imageWidth), y: values[3 * $0 + 1] / Double(imageHeight)) }
-            let confidences = (0..<joints).map { values[3 * $0 + 2] }
-            return (
-                OpenPoseSkeleton.person(positions: positions, confidences: confidences, indices: indices),
-                OpenPoseSkeleton.outsideJoints(positions: positions, confidences: confidences, indices: indices))
+            return person
         }
+    }
+
+    /// A person from its flat `pose_keypoints_2d` numbers (pixels), with its detected joints
+    /// outside the image; nil unless they are 18 or 25 joints of x, y, confidence.
+    private func person(from values: [Double]) -> (person: DetectedPerson, outside: [(joint: Int, x: Double, y: Double)])? {
+        guard values.count % 3 == 0, let indices = OpenPoseSkeleton.vision18Indices(jointCount: values.count / 3) else {
+            return nil
+        }
+        let joints = values.count / 3
+        let positions = (0..<joints).map { (x: values[3 * $0] / Double(imageWidth), y: values[3 * $0 + 1] / Double(imageHeight)) }
+        let confidences = (0..<joints).map { values[3 * $0 + 2] }
+        return (
+            OpenPoseSkeleton.person(positions: positions, confidences: confidences, indices: indices),
+            OpenPoseSkeleton.outsideJoints(positions: positions, confidences: confidences, indices: indices))
     }
 }

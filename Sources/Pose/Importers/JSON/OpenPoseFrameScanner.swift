@@ -1,0 +1,310 @@
+/// A single-pass reader of the UTF-8 bytes of one OpenPose per-frame JSON file that returns each
+/// person's `pose_keypoints_2d` numbers without building Foundation objects.
+///
+/// `JSONSerialization` on Linux builds an `NSDictionary`/`NSArray`/`NSNumber` tree that
+/// ``JSONCursor`` then casts back to Swift values; for a 54-number frame file that is most of the
+/// import's time (issue 16). This scanner checks the whole text against the JSON grammar
+/// (RFC 8259: whitespace, any key order, unknown members and values of any type skipped, string
+/// escapes, numbers with sign, fraction and exponent) and keeps only `$.people[*].pose_keypoints_2d`.
+///
+/// It answers only when it is sure to agree with the `JSONSerialization` path: a file it does not
+/// accept (a syntax error, a value of an unexpected type, or anything it does not decide itself,
+/// such as non-ASCII bytes, a key containing an escape, a `\u` surrogate, a repeated `people` or
+/// `pose_keypoints_2d` key, an integer of more than 15 digits, a non-finite number, nesting deeper
+/// than ``maximumDepth``) gives nil, and the importer reads that file through ``JSONCursor``, which
+/// accepts it with the same values or throws today's error (file, line and column). So the
+/// scanner changes speed, never results or messages.
+struct OpenPoseFrameScanner {
+    /// Nesting deeper than this is left to `JSONSerialization` (which has its own limit).
+    static let maximumDepth = 64
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// The `pose_keypoints_2d` numbers of each person of the frame text `bytes`, in file order,
+    /// people without that member (or with `null`) left out; a file without `people` (or with
+    /// `null`) has none.
+    ///
+    /// - Parameter bytes: The file's bytes (UTF-8 JSON).
+    /// - Returns: One array per person, the numbers as `Double` exactly as `JSONSerialization`
+    ///   gives them (integers through `Int`, others correctly rounded); nil when the scanner does
+    ///   not accept the file (see the type's description) and the caller must use ``JSONCursor``.
+    static func keypointArrays(in bytes: UnsafeBufferPointer<UInt8>) -> [[Double]]? {
+        var scanner = OpenPoseFrameScanner(bytes)
+        return scanner.root()
+    }
+
+    // MARK: - Document structure
+
+    private mutating func root() -> [[Double]]? {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "{") else { return nil }
+        index += 1
+        var people: [[Double]]?
+        var sawPeople = false
+        let complete = members { scanner, key in
+            guard key == "people" else { return scanner.skipValue(depth: 1) }
+            guard !sawPeople else { return false }
+            sawPeople = true
+            if scanner.skipNull() { return true }
+            people = scanner.peopleArray()
+            return people != nil
+        }
+        guard complete else { return nil }
+        skipWhitespace()
+        guard index == bytes.count else { return nil }
+        return people ?? []
+    }
+
+    /// `people`: an array of person objects.
+    private mutating func peopleArray() -> [[Double]]? {
+        guard peek() == UInt8(ascii: "[") else { return nil }
+        index += 1
+        var people: [[Double]] = []
+        let complete = elements { scanner in
+            guard scanner.peek() == UInt8(ascii: "{") else { return false }
+            scanner.index += 1
+            var keypoints: [Double]?
+            var sawKeypoints = false
+            let person = scanner.members { scanner, key in
+                guard key == "pose_keypoints_2d" else { return scanner.skipValue(depth: 3) }
+                guard !sawKeypoints else { return false }
+                sawKeypoints = true
+                if scanner.skipNull() { return true }
+                keypoints = scanner.numberArray()
+                return keypoints != nil
+            }
+            if let keypoints { people.append(keypoints) }
+            return person
+        }
+        return complete ? people : nil
+    }
+
+    /// An array of numbers only.
+    private mutating func numberArray() -> [Double]? {
+        guard peek() == UInt8(ascii: "[") else { return nil }
+        index += 1
+        var values: [Double] = []
+        values.reserveCapacity(75)
+        let complete = elements { scanner in
+            guard let value = scanner.number() else { return false }
+            values.append(value)
+            return true
+        }
+        return complete ? values : nil
+    }
+
+    /// The members of an object whose `{` was consumed, through its `}`; `member` reads each
+    /// value (the scanner at its first byte) and returns false to give up.
+    private mutating func members(_ member: (inout OpenPoseFrameScanner, Substring) -> Bool) -> Bool {
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard let key = key() else { return false }
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { return false }
+            index += 1
+            skipWhitespace()
+            guard member(&self, key) else { return false }
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return true
+            default: return false
+            }
+        }
+    }
+
+    /// The elements of an array whose `[` was consumed, through its `]`; `element` reads each
+    /// (the scanner at its first byte) and returns false to give up.
+    private mutating func elements(_ element: (inout OpenPoseFrameScanner) -> Bool) -> Bool {
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard element(&self) else { return false }
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                return true
+            default: return false
+            }
+        }
+    }
+
+    /// Any JSON value, checked and skipped.
+    private mutating func skipValue(depth: Int) -> Bool {
+        guard depth <= Self.maximumDepth, let byte = peek() else { return false }
+        switch byte {
+        case UInt8(ascii: "{"):
+            index += 1
+            return members { scanner, _ in scanner.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            index += 1
+            return elements { scanner in scanner.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "\""): return skipString()
+        case UInt8(ascii: "t"): return literal("true")
+        case UInt8(ascii: "f"): return literal("false")
+        case UInt8(ascii: "n"): return literal("null")
+        default: return number() != nil
+        }
+    }
+
+    // MARK: - Tokens
+
+    private func peek() -> UInt8? {
+        index < bytes.count ? bytes[index] : nil
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// `null` if it is next (consumed); false, consuming nothing, otherwise.
+    private mutating func skipNull() -> Bool {
+        guard peek() == UInt8(ascii: "n") else { return false }
+        return literal("null")
+    }
+
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
+            return false
+        }
+        index += count
+        return true
+    }
+
+    /// A member name without escapes or non-ASCII bytes (others are left to `JSONSerialization`).
+    private mutating func key() -> Substring? {
+        guard peek() == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") { break }
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+            end += 1
+        }
+        guard end < bytes.count else { return nil }
+        index = end + 1
+        return Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+    }
+
+    /// A string value, checked (control characters, escapes) and skipped.
+    private mutating func skipString() -> Bool {
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): return true
+            case UInt8(ascii: "\\"):
+                guard let escaped = peek() else { return false }
+                index += 1
+                switch escaped {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    continue
+                case UInt8(ascii: "u"):
+                    guard bytes.count - index >= 4 else { return false }
+                    var code = 0
+                    for _ in 0..<4 {
+                        guard let digit = Self.hexValue(bytes[index]) else { return false }
+                        code = code * 16 + digit
+                        index += 1
+                    }
+                    // Surrogates (pairs or lone) are left to JSONSerialization's own rules.
+                    guard !(0xD800...0xDFFF).contains(code) else { return false }
+                default: return false
+                }
+            default:
+                guard byte >= 0x20, byte < 0x80 else { return false }
+            }
+        }
+        return false
+    }
+
+    private static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
+    }
+
+    /// A number in RFC 8259's grammar (`-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`),
+    /// as `JSONSerialization` gives it: an integer through `Int` (up to 15 digits here), any other
+    /// correctly rounded by `Double(_:)`; nil for other text, `-0`, or a non-finite result.
+    private mutating func number() -> Double? {
+        let start = index
+        var integer = true
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        let digitsStart = index
+        guard let first = peek(), Self.isDigit(first) else { return nil }
+        index += 1
+        if first != UInt8(ascii: "0") {
+            while let byte = peek(), Self.isDigit(byte) { index += 1 }
+        }
+        let integerDigits = index - digitsStart
+        if peek() == UInt8(ascii: ".") {
+            integer = false
+            index += 1
+            guard skipDigits() else { return nil }
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            integer = false
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard skipDigits() else { return nil }
+        }
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        if integer {
+            guard integerDigits <= 15 else { return nil }
+            var value = 0
+            for byte in text where byte != UInt8(ascii: "-") {
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            if text[0] == UInt8(ascii: "-") {
+                // `-0` is Int 0 to JSONSerialization; left to it rather than guessed.
+                guard value != 0 else { return nil }
+                value = -value
+            }
+            return Double(value)
+        }
+        guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
+        return value
+    }
+
+    private mutating func skipDigits() -> Bool {
+        guard let byte = peek(), Self.isDigit(byte) else { return false }
+        while let byte = peek(), Self.isDigit(byte) { index += 1 }
+        return true
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}
