@@ -70,6 +70,7 @@ final class SweepProgressDisplay: @unchecked Sendable {
             self.total = total
             self.finished = finished
             self.jobs = max(1, jobs)
+            if isTerminal && total > 0 { write(clearBlock() + block()) }
         }
     }
 
@@ -106,7 +107,7 @@ final class SweepProgressDisplay: @unchecked Sendable {
                 if let run { durations.append(Date().timeIntervalSince(run.started)) }
                 if !isTerminal { write(Console.progressLine(statusLine) + "\n") }
             }
-            if isTerminal, Date().timeIntervalSince(lastDraw) >= 0.1 || { if case .batch = event { false } else { true } }() {
+            if isTerminal, total > 0, Date().timeIntervalSince(lastDraw) >= 0.1 || { if case .batch = event { false } else { true } }() {
                 write(clearBlock() + block())
             }
         }
@@ -117,7 +118,7 @@ final class SweepProgressDisplay: @unchecked Sendable {
         var line = "\(finished)/\(total) trials done"
         if !running.isEmpty { line += ", \(running.count) running" }
         line += " · elapsed \(Console.duration(Date().timeIntervalSince(started)))"
-        if let left = secondsLeft { line += " · about \(Console.duration(left)) left" }
+        if finished < total, let left = secondsLeft { line += " · about \(Console.duration(left)) left" }
         return line
     }
 
@@ -137,7 +138,8 @@ final class SweepProgressDisplay: @unchecked Sendable {
 
     private func printLine(_ line: String) {
         lock.withLock {
-            if isTerminal {
+            // No block before the trials begin (while the data is imported or extracted).
+            if isTerminal && total > 0 {
                 write(clearBlock() + line + "\n" + block())
             } else {
                 write(line + "\n")

@@ -20,10 +20,10 @@ import Training
             uri = "http://127.0.0.1:\(port)"
             let log = folder.appendingPathComponent("server.log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            // In a session of its own (setsid execs in place: same pid), so that stopping it ends
-            // the web server processes it starts too.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = [PythonOracle.interpreter, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", "\(port)", "--workers", "1",
+            // Foundation starts the child as the leader of a process group of its own, so that
+            // stopping the group ends the web server processes `mlflow server` starts too.
+            process.executableURL = URL(fileURLWithPath: PythonOracle.interpreter)
+            process.arguments = ["-m", "mlflow", "server", "--host", "127.0.0.1", "--port", "\(port)", "--workers", "1",
                                  "--backend-store-uri", "sqlite:///\(folder.path)/mlflow.db",
                                  "--artifacts-destination", folder.appendingPathComponent("artifacts").path]
             // Without MLflow 3's job runner (eight more Python processes, none needed for tracking).
