@@ -42,7 +42,7 @@ import Testing
         let results = try String(decoding: data, as: UTF8.self).split(separator: "\n")
             .filter { $0.hasPrefix("{") }
             .map { try JSONDecoder().decode(FuzzResult.self, from: Data($0.utf8)) }
-        let expectedCases = ["manifests": 400, "data": 12 * 7, "cache": 40]
+        let expectedCases = ["manifests": 200, "data": 12 * 7, "cache": 24]
         #expect(Set(results.map(\.kind)) == Set(expectedCases.keys), "\(logText.suffix(3000))")
         for result in results {
             #expect(result.cases == expectedCases[result.kind], "\(result.kind)")

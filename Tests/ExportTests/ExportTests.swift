@@ -78,7 +78,7 @@ import Training
             try TrialArtifacts(folder: TrialFolder(url: report.appendingPathComponent("trials/s1"), id: "trials/s1"))
         }
         #expect("\(error.map(String.init(describing:)) ?? "")".contains("s1/config.json: cannot read"))
-        #expect(throws: ExportError.unknownFormat("tflite", known: ["onnx", "safetensors", "h5"])) {
+        #expect(throws: ExportError.unknownFormat("tflite", known: ["onnx", "safetensors", "h5", "coreml"])) {
             try ExportFormat.parseList("onnx,tflite")
         }
         #expect(try ExportFormat.parseList("h5, onnx") == [.h5, .onnx])
