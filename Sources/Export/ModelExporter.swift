@@ -43,7 +43,7 @@ public struct ModelExporter {
     ///   - output: The export folder; created if needed, files in it are replaced.
     /// - Returns: The selection and the files written.
     /// - Throws: ``ExportError`` for missing, unreadable or inconsistent trial files;
-    ///   `ONNXExportError`, `CoreMLExportError` or `SafetensorsError` if the model cannot be translated;
+    ///   `ModelExportError`, `ModelExportError` or `SafetensorsError` if the model cannot be translated;
     ///   `AtomicFileError` if a file cannot be written.
     public func export(from directory: URL, trialID: String? = nil, to output: URL) throws -> Result {
         let selection = try TrialSelection.select(in: directory, trialID: trialID)

@@ -113,11 +113,11 @@ import Testing
         ]
         for (layer, path) in cases {
             var graph = ONNXGraphBuilder(inputNames: ["x"])
-            #expect(throws: ONNXExportError.unsupportedLayer(path: path, type: "Doubling")) {
+            #expect(throws: ModelExportError.unsupportedLayer(.onnx, path: path, type: "Doubling")) {
                 try graph.appendLayers([("unit", layer)], input: "x", path: "head")
             }
             var frames = ONNXGraphBuilder(inputNames: ["x"])
-            #expect(throws: ONNXExportError.unsupportedLayer(path: path, type: "Doubling")) {
+            #expect(throws: ModelExportError.unsupportedLayer(.onnx, path: path, type: "Doubling")) {
                 try frames.appendFrameLayers([("unit", layer)], input: "x", path: "head")
             }
         }

@@ -189,7 +189,7 @@ import Testing
         let model = try Self.model(Self.configuration(family, normalizeInput: true), seed: 3)
         let exportable = try #require(model as? any CoreMLExportable)
         let window = KeypointWindowShape(windowSize: Self.frames, channelCount: 3, jointCount: 18)
-        #expect(throws: CoreMLExportError.self) {
+        #expect(throws: ModelExportError.self) {
             try CoreMLClassifierExporter(version: "test").model(of: exportable, window: window, labels: ["a", "b", "c"], metadata: [])
         }
     }

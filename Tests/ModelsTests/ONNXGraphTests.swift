@@ -54,14 +54,14 @@ import Testing
 
     @Test func windowMustMatchTheNetworksInputChannels() throws {
         let wrong = KeypointWindowShape(windowSize: 10, channelCount: 3, jointCount: 18)
-        #expect(throws: ONNXExportError.self) {
+        #expect(throws: ModelExportError.self) {
             try ONNXClassifierExporter(producerVersion: "test").model(
                 of: try Self.network(), window: wrong, graphName: "tcn", metadata: [])
         }
     }
 
     @Test func duplicateMetadataKeysAreRejected() throws {
-        #expect(throws: ONNXExportError.duplicateMetadataKey("labels")) {
+        #expect(throws: ModelExportError.duplicateMetadataKey(.onnx, "labels")) {
             try ONNXClassifierExporter(producerVersion: "test").model(
                 of: try Self.network(), window: Self.window, graphName: "tcn",
                 metadata: [("labels", "[]"), ("labels", "[]")])
@@ -71,7 +71,7 @@ import Testing
     @Test func layersWithoutATranslationAreNamedByPath() throws {
         var graph = ONNXGraphBuilder(inputNames: ["x"])
         let layers: [(name: String, layer: any Layer)] = [("relu", ReLU()), ("double", Doubling())]
-        #expect(throws: ONNXExportError.unsupportedLayer(path: "head.double", type: "Doubling")) {
+        #expect(throws: ModelExportError.unsupportedLayer(.onnx, path: "head.double", type: "Doubling")) {
             try graph.appendLayers(layers, input: "x", path: "head")
         }
     }
@@ -81,6 +81,6 @@ import Testing
         #expect(graph.addNode("Relu", inputs: ["x"], output: "x") == "x_2")
         #expect(graph.addNode("Relu", inputs: ["x_2"], output: "x") == "x_3")
         try graph.addInitializer("w", tensor: Tensor(zeros: [1]))
-        #expect(throws: ONNXExportError.duplicateName("w")) { try graph.addInitializer("w", int64s: [1]) }
+        #expect(throws: ModelExportError.duplicateName(.onnx, "w")) { try graph.addInitializer("w", int64s: [1]) }
     }
 }

@@ -41,18 +41,18 @@ public struct CoreMLClassifierExporter: Sendable {
     ///   - metadata: `Metadata.userDefined`, in order; keys must be distinct.
     ///   - description: `Metadata.shortDescription`.
     /// - Returns: The model, ready for `serializedData()`.
-    /// - Throws: ``CoreMLExportError``; `inputShapeMismatch` also when the labels are not one per class.
+    /// - Throws: ``ModelExportError``; `inputShapeMismatch` also when the labels are not one per class.
     public func model(
         of classifier: any CoreMLExportable, window: KeypointWindowShape, labels: [String],
         metadata: [(key: String, value: String)], description: String = ""
     ) throws -> CoreML.Model {
         var keys: Set<String> = []
         for (key, _) in metadata where !keys.insert(key).inserted {
-            throw CoreMLExportError.duplicateMetadataKey(key)
+            throw ModelExportError.duplicateMetadataKey(.coreML, key)
         }
         guard labels.count == classifier.classCount else {
-            throw CoreMLExportError.inputShapeMismatch(
-                model: String(describing: type(of: classifier)), expected: "\(classifier.classCount) class labels, got \(labels.count)",
+            throw ModelExportError.inputShapeMismatch(
+                .coreML, model: String(describing: type(of: classifier)), expected: "\(classifier.classCount) class labels, got \(labels.count)",
                 window: window)
         }
         var network = CoreMLNetworkBuilder(inputNames: [Self.inputName, Self.probabilitiesName, Self.labelName])

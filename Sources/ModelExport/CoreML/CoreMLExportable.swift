@@ -13,7 +13,7 @@ public protocol CoreMLExportable: Classifier {
     ///   - window: The window's shape.
     ///   - network: The network being built.
     /// - Returns: The blob name of the logits, `[1, classCount]`.
-    /// - Throws: ``CoreMLExportError/inputShapeMismatch(model:expected:window:)`` when the window
+    /// - Throws: ``ModelExportError/inputShapeMismatch(_:model:expected:window:)`` when the window
     ///   does not fit the model, or any error of its layers' translations.
     func appendCoreMLLayers(poses: String, window: KeypointWindowShape, to network: inout CoreMLNetworkBuilder) throws -> String
 }
@@ -33,6 +33,6 @@ public protocol CoreMLLayerExportable: Layer {
     ///   - path: The layer's state-dictionary path, e.g. `"blocks.0.convolution"`.
     ///   - network: The network being built.
     /// - Returns: The blob name of the layer's output.
-    /// - Throws: ``CoreMLExportError`` when the layer or a sublayer cannot be translated.
+    /// - Throws: ``ModelExportError`` when the layer or a sublayer cannot be translated.
     func appendCoreMLLayers(input: String, path: String, to network: inout CoreMLNetworkBuilder) throws -> String
 }

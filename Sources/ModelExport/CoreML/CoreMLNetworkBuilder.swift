@@ -52,10 +52,10 @@ public struct CoreMLNetworkBuilder: Sendable {
     /// Adds a layer under exactly `name`, for layers that hold state-dictionary tensors.
     ///
     /// - Returns: `name`, the output blob.
-    /// - Throws: ``CoreMLExportError/duplicateName(_:)`` if the name is taken.
+    /// - Throws: ``ModelExportError/duplicateName(_:_:)`` if the name is taken.
     @discardableResult
     public mutating func addWeightedLayer(_ name: String, inputs: [String], _ parameters: CoreML.LayerParameters) throws -> String {
-        guard !usedNames.contains(name) else { throw CoreMLExportError.duplicateName(name) }
+        guard !usedNames.contains(name) else { throw ModelExportError.duplicateName(.coreML, name) }
         return addLayer(name, inputs: inputs, parameters)
     }
 
@@ -66,14 +66,14 @@ public struct CoreMLNetworkBuilder: Sendable {
     ///   - input: The blob the first layer reads.
     ///   - path: The state-dictionary path of the layers' parent (`""` at the model's root).
     /// - Returns: The last layer's output blob.
-    /// - Throws: ``CoreMLExportError/unsupportedLayer(path:type:)`` for a layer that does not
+    /// - Throws: ``ModelExportError/unsupportedLayer(_:path:type:)`` for a layer that does not
     ///   conform to ``CoreMLLayerExportable``, and whatever the layers throw.
     public mutating func appendLayers(_ layers: [(name: String, layer: any Layer)], input: String, path: String) throws -> String {
         var blob = input
         for (name, layer) in layers {
             let layerPath = path.isEmpty ? name : path + "." + name
             guard let exportable = layer as? any CoreMLLayerExportable else {
-                throw CoreMLExportError.unsupportedLayer(path: layerPath, type: String(describing: type(of: layer)))
+                throw ModelExportError.unsupportedLayer(.coreML, path: layerPath, type: String(describing: type(of: layer)))
             }
             blob = try exportable.appendCoreMLLayers(input: blob, path: layerPath, to: &self)
         }

@@ -35,14 +35,14 @@ public struct ONNXClassifierExporter: Sendable {
     ///   - metadata: `ModelProto.metadata_props`, in order; keys must be distinct.
     ///   - documentation: `ModelProto.doc_string`.
     /// - Returns: The model, ready for ``ProtobufMessage/serializedData()``.
-    /// - Throws: ``ONNXExportError``.
+    /// - Throws: ``ModelExportError``.
     public func model(
         of classifier: any ONNXExportable, window: KeypointWindowShape, graphName: String,
         metadata: [(key: String, value: String)], documentation: String = ""
     ) throws -> ONNX.ModelProto {
         var keys: Set<String> = []
         for (key, _) in metadata where !keys.insert(key).inserted {
-            throw ONNXExportError.duplicateMetadataKey(key)
+            throw ModelExportError.duplicateMetadataKey(.onnx, key)
         }
         var graph = ONNXGraphBuilder(inputNames: [Self.inputName])
         let logits = try classifier.appendONNXNodes(poses: Self.inputName, window: window, to: &graph)
@@ -50,7 +50,7 @@ public struct ONNXClassifierExporter: Sendable {
             "Softmax", inputs: [logits], output: "probabilities", attributes: [.init("axis", .int(1))])
         let shape = try graph.addInitializer(Self.outputName + ".shape", int64s: [Int64(classifier.classCount)])
         let output = graph.addNode("Reshape", inputs: [probabilities, shape], output: Self.outputName)
-        guard output == Self.outputName else { throw ONNXExportError.duplicateName(Self.outputName) }
+        guard output == Self.outputName else { throw ModelExportError.duplicateName(.onnx, Self.outputName) }
 
         let input = ONNX.ValueInfoProto(
             name: Self.inputName, type: .tensor(.float, shape: window.dimensions),

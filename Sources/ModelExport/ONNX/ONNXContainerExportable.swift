@@ -14,7 +14,7 @@ public protocol ONNXContainerExportable: ONNXLayerExportable {
     ///   - appendChildren: Appends named layers to the graph (receiving the graph, the layers,
     ///     their input and their parent's path) and returns the last one's output.
     /// - Returns: The container's output value.
-    /// - Throws: ``ONNXExportError/unsupportedLayer(path:type:)`` naming the first descendant
+    /// - Throws: ``ModelExportError/unsupportedLayer(_:path:type:)`` naming the first descendant
     ///   without a translation.
     func appendONNXNodes(
         input: String, path: String, to graph: inout ONNXGraphBuilder,

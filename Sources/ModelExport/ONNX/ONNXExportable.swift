@@ -15,7 +15,7 @@ public protocol ONNXExportable: Classifier {
     ///   - window: The window's shape.
     ///   - graph: The graph being built.
     /// - Returns: The value name of the logits, `[1, classCount]`.
-    /// - Throws: ``ONNXExportError/inputShapeMismatch(model:expected:window:)`` when the window
+    /// - Throws: ``ModelExportError/inputShapeMismatch(_:model:expected:window:)`` when the window
     ///   does not fit the model, or any error of its layers' translations.
     func appendONNXNodes(poses: String, window: KeypointWindowShape, to graph: inout ONNXGraphBuilder) throws -> String
 }

@@ -27,7 +27,7 @@ public struct ONNXGraphBuilder: Sendable {
     ///   - name: The value name, used as given.
     ///   - tensor: The constant's shape and values.
     /// - Returns: `name`.
-    /// - Throws: ``ONNXExportError/duplicateName(_:)`` if the name is taken.
+    /// - Throws: ``ModelExportError/duplicateName(_:_:)`` if the name is taken.
     @discardableResult
     public mutating func addInitializer(_ name: String, tensor: Tensor) throws -> String {
         try reserve(name)
@@ -38,7 +38,7 @@ public struct ONNXGraphBuilder: Sendable {
     /// Adds a one-dimensional `INT64` initializer, such as a `Reshape` target shape.
     ///
     /// - Returns: `name`.
-    /// - Throws: ``ONNXExportError/duplicateName(_:)`` if the name is taken.
+    /// - Throws: ``ModelExportError/duplicateName(_:_:)`` if the name is taken.
     @discardableResult
     public mutating func addInitializer(_ name: String, int64s values: [Int64]) throws -> String {
         try reserve(name)
@@ -49,7 +49,7 @@ public struct ONNXGraphBuilder: Sendable {
     /// Adds a zero-dimensional `INT64` initializer, such as the axis input of `CumSum`.
     ///
     /// - Returns: `name`.
-    /// - Throws: ``ONNXExportError/duplicateName(_:)`` if the name is taken.
+    /// - Throws: ``ModelExportError/duplicateName(_:_:)`` if the name is taken.
     @discardableResult
     public mutating func addInitializer(_ name: String, int64Scalar value: Int64) throws -> String {
         try reserve(name)
@@ -86,7 +86,7 @@ public struct ONNXGraphBuilder: Sendable {
     ///   - input: The value the first layer reads.
     ///   - path: The state-dictionary path of the layers' parent (`""` at the model's root).
     /// - Returns: The last layer's output value.
-    /// - Throws: ``ONNXExportError/unsupportedLayer(path:type:)`` for a layer that does not
+    /// - Throws: ``ModelExportError/unsupportedLayer(_:path:type:)`` for a layer that does not
     ///   conform to ``ONNXLayerExportable``, and whatever the layers throw.
     public mutating func appendLayers(
         _ layers: [(name: String, layer: any Layer)], input: String, path: String
@@ -95,7 +95,7 @@ public struct ONNXGraphBuilder: Sendable {
         for (name, layer) in layers {
             let layerPath = path.isEmpty ? name : path + "." + name
             guard let exportable = layer as? any ONNXLayerExportable else {
-                throw ONNXExportError.unsupportedLayer(path: layerPath, type: String(describing: type(of: layer)))
+                throw ModelExportError.unsupportedLayer(.onnx, path: layerPath, type: String(describing: type(of: layer)))
             }
             value = try exportable.appendONNXNodes(input: value, path: layerPath, to: &self)
         }
@@ -103,6 +103,6 @@ public struct ONNXGraphBuilder: Sendable {
     }
 
     private mutating func reserve(_ name: String) throws {
-        guard usedNames.insert(name).inserted else { throw ONNXExportError.duplicateName(name) }
+        guard usedNames.insert(name).inserted else { throw ModelExportError.duplicateName(.onnx, name) }
     }
 }

@@ -15,6 +15,6 @@ public protocol ONNXLayerExportable: Layer {
     ///   - path: The layer's state-dictionary path, e.g. `"blocks.0.convolution"`.
     ///   - graph: The graph being built.
     /// - Returns: The value name of the layer's output.
-    /// - Throws: ``ONNXExportError`` when the layer or a sublayer cannot be translated.
+    /// - Throws: ``ModelExportError`` when the layer or a sublayer cannot be translated.
     func appendONNXNodes(input: String, path: String, to graph: inout ONNXGraphBuilder) throws -> String
 }

@@ -3,7 +3,7 @@ import NeuralNetwork
 extension Sequential: CoreMLLayerExportable {
     /// Appends each named layer in execution order, under `path.<name>`.
     ///
-    /// - Throws: ``CoreMLExportError/unsupportedLayer(path:type:)`` naming the first layer
+    /// - Throws: ``ModelExportError/unsupportedLayer(_:path:type:)`` naming the first layer
     ///   without a translation.
     public func appendCoreMLLayers(input: String, path: String, to network: inout CoreMLNetworkBuilder) throws -> String {
         try network.appendLayers(layers, input: input, path: path)

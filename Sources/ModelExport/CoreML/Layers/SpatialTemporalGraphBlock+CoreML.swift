@@ -6,7 +6,7 @@ extension SpatialTemporalGraphBlock: CoreMLLayerExportable {
     /// (`addBroadcastable` of the input, or of the projection `1×1` convolution with the block's
     /// stride and its batch norm) and a final ReLU.
     ///
-    /// - Throws: ``CoreMLExportError/unsupportedLayer(path:type:)`` for a sublayer without a translation.
+    /// - Throws: ``ModelExportError/unsupportedLayer(_:path:type:)`` for a sublayer without a translation.
     public func appendCoreMLLayers(input: String, path: String, to network: inout CoreMLNetworkBuilder) throws -> String {
         let spatial = try graphConvolution.appendCoreMLLayers(input: input, path: path + ".graphConvolution", to: &network)
         var output = try network.appendLayers(temporal.layers, input: spatial, path: path + ".temporal")
@@ -17,7 +17,7 @@ extension SpatialTemporalGraphBlock: CoreMLLayerExportable {
             output = network.addLayer(path + ".sum", inputs: [output, input], .addBroadcastable)
         case .projection:
             guard let projection = residualProjection else {
-                throw CoreMLExportError.unsupportedLayer(path: path + ".residual", type: "missing projection")
+                throw ModelExportError.unsupportedLayer(.coreML, path: path + ".residual", type: "missing projection")
             }
             let shortcut = try network.appendLayers([("residual", projection)], input: input, path: path)
             output = network.addLayer(path + ".sum", inputs: [output, shortcut], .addBroadcastable)

@@ -9,7 +9,7 @@ extension Residual: ONNXContainerExportable {
     /// inside a graph model's frames, ``ONNXGraphBuilder/appendFrameLayers(_:input:path:)``
     /// walks the children as frame layers instead.
     ///
-    /// - Throws: ``ONNXExportError/unsupportedLayer(path:type:)`` naming the first descendant
+    /// - Throws: ``ModelExportError/unsupportedLayer(_:path:type:)`` naming the first descendant
     ///   without a translation.
     public func appendONNXNodes(
         input: String, path: String, to graph: inout ONNXGraphBuilder,

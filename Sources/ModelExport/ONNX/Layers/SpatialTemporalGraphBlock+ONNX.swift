@@ -15,7 +15,7 @@ extension SpatialTemporalGraphBlock: ONNXLayerExportable {
             output = graph.addNode("Add", inputs: [output, input], output: path + ".sum")
         case .projection:
             guard let projection = residualProjection else {
-                throw ONNXExportError.unsupportedLayer(path: path + ".residual", type: "missing projection")
+                throw ModelExportError.unsupportedLayer(.onnx, path: path + ".residual", type: "missing projection")
             }
             let shortcut = try graph.appendFrameLayers([("residual", projection)], input: input, path: path)
             output = graph.addNode("Add", inputs: [output, shortcut], output: path + ".sum")
@@ -36,7 +36,7 @@ extension ONNXGraphBuilder {
     ///   - input: The value the first layer reads, `[N, C, T, V]`.
     ///   - path: The state-dictionary path of the layers' parent (`""` at the model's root).
     /// - Returns: The last layer's output value.
-    /// - Throws: ``ONNXExportError/unsupportedLayer(path:type:)`` for a layer without a translation.
+    /// - Throws: ``ModelExportError/unsupportedLayer(_:path:type:)`` for a layer without a translation.
     public mutating func appendFrameLayers(_ layers: [(name: String, layer: any Layer)], input: String, path: String) throws -> String {
         var value = input
         for (name, layer) in layers {

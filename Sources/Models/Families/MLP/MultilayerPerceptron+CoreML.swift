@@ -8,12 +8,12 @@ extension MultilayerPerceptron: CoreMLExportable {
     /// `flattenTo2D` (`[1, C·J·T]`, the order of ``Flatten`` on `[1, C·J, T]`), inner product →
     /// ReLU, inner product.
     ///
-    /// - Throws: ``CoreMLExportError/inputShapeMismatch(model:expected:window:)`` unless the
+    /// - Throws: ``ModelExportError/inputShapeMismatch(_:model:expected:window:)`` unless the
     ///   window is exactly `[frames, C, J]` with `C·J = inputChannels`.
     public func appendCoreMLLayers(poses: String, window: KeypointWindowShape, to network: inout CoreMLNetworkBuilder) throws -> String {
         guard window.channelCount * window.jointCount == configuration.inputChannels, window.windowSize == configuration.frames else {
-            throw CoreMLExportError.inputShapeMismatch(
-                model: "MultilayerPerceptron",
+            throw ModelExportError.inputShapeMismatch(
+                .coreML, model: "MultilayerPerceptron",
                 expected: "\(configuration.frames) frames of C·J = \(configuration.inputChannels) values", window: window)
         }
         let channelsFirst = network.appendChannelsFirstWindow(poses: poses, window: window)

@@ -8,13 +8,13 @@ extension MultilayerPerceptron: ONNXExportable {
     /// `[1, C·J, T]`, then every sublayer in order: (keypoint normalization,)
     /// `BatchNormalization`, `Flatten`, `Gemm → Relu`, `Gemm`.
     ///
-    /// - Throws: ``ONNXExportError/inputShapeMismatch(model:expected:window:)`` unless the window
+    /// - Throws: ``ModelExportError/inputShapeMismatch(_:model:expected:window:)`` unless the window
     ///   is exactly `[frames, C, J]` with `C·J = inputChannels`.
     public func appendONNXNodes(poses: String, window: KeypointWindowShape, to graph: inout ONNXGraphBuilder) throws -> String {
         let features = window.channelCount * window.jointCount
         guard features == configuration.inputChannels, window.windowSize == configuration.frames else {
-            throw ONNXExportError.inputShapeMismatch(
-                model: "MultilayerPerceptron",
+            throw ModelExportError.inputShapeMismatch(
+                .onnx, model: "MultilayerPerceptron",
                 expected: "\(configuration.frames) frames of C·J = \(configuration.inputChannels) values", window: window)
         }
         let channelsFirst = try graph.appendChannelsFirstWindow(poses: poses, window: window)

@@ -9,22 +9,22 @@ extension SpatialTemporalGraphConvolutionalNetwork: CoreMLExportable {
     /// `[1, C, T, V]`, every block, global average pooling over `T` and `V` → `flattenTo2D`, and
     /// the inner product. A sublayer it does not translate is an error, never skipped.
     ///
-    /// - Throws: ``CoreMLExportError/inputShapeMismatch(model:expected:window:)`` unless the window
+    /// - Throws: ``ModelExportError/inputShapeMismatch(_:model:expected:window:)`` unless the window
     ///   has `C` channels and `V` joints of the network's configuration;
-    ///   ``CoreMLExportError/unsupportedLayer(path:type:)`` for a sublayer without a translation
+    ///   ``ModelExportError/unsupportedLayer(_:path:type:)`` for a sublayer without a translation
     ///   (the in-model keypoint normalizations have none yet).
     public func appendCoreMLLayers(poses: String, window: KeypointWindowShape, to network: inout CoreMLNetworkBuilder) throws -> String {
         let (channels, joints) = (configuration.channelCount, configuration.graph.jointCount)
         guard window.channelCount == channels, window.jointCount == joints, window.windowSize > 0 else {
-            throw CoreMLExportError.inputShapeMismatch(
-                model: "SpatialTemporalGraphConvolutionalNetwork",
+            throw ModelExportError.inputShapeMismatch(
+                .coreML, model: "SpatialTemporalGraphConvolutionalNetwork",
                 expected: "\(channels) channels of \(joints) joints and at least one frame", window: window)
         }
         var head: [(name: String, layer: any Layer)] = keypointNormalization.map { [("keypointNormalization", $0)] } ?? []
         head.append(("inputNormalization", inputNormalization))
         let translated = head + [("blocks", blocks), ("pooling", pooling), ("classifier", classifier)]
         for (name, layer) in sublayers where !translated.contains(where: { $0.name == name && $0.layer === layer }) {
-            throw CoreMLExportError.unsupportedLayer(path: name, type: String(describing: type(of: layer)))
+            throw ModelExportError.unsupportedLayer(.coreML, path: name, type: String(describing: type(of: layer)))
         }
         var blob = network.appendChannelsFirstWindow(poses: poses, window: window)
         blob = try network.appendLayers(head, input: blob, path: "")

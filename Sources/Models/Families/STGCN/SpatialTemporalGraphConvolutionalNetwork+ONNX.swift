@@ -12,20 +12,20 @@ extension SpatialTemporalGraphConvolutionalNetwork: ONNXExportable {
     /// The translation follows the network's own layers, and checks that they are all its
     /// sublayers: a sublayer it does not translate is an error, never skipped.
     ///
-    /// - Throws: ``ONNXExportError/inputShapeMismatch(model:expected:window:)`` unless the window
+    /// - Throws: ``ModelExportError/inputShapeMismatch(_:model:expected:window:)`` unless the window
     ///   has `C` channels and `V` joints of the network's configuration;
-    ///   ``ONNXExportError/unsupportedLayer(path:type:)`` for a sublayer without a translation.
+    ///   ``ModelExportError/unsupportedLayer(_:path:type:)`` for a sublayer without a translation.
     public func appendONNXNodes(poses: String, window: KeypointWindowShape, to graph: inout ONNXGraphBuilder) throws -> String {
         let (channels, joints) = (configuration.channelCount, configuration.graph.jointCount)
         guard window.channelCount == channels, window.jointCount == joints, window.windowSize > 0 else {
-            throw ONNXExportError.inputShapeMismatch(
-                model: "SpatialTemporalGraphConvolutionalNetwork",
+            throw ModelExportError.inputShapeMismatch(
+                .onnx, model: "SpatialTemporalGraphConvolutionalNetwork",
                 expected: "\(channels) channels of \(joints) joints and at least one frame", window: window)
         }
         var translated: [(name: String, layer: any Layer)] = keypointNormalization.map { [("keypointNormalization", $0)] } ?? []
         translated += [("inputNormalization", inputNormalization), ("blocks", blocks), ("classifier", classifier)]
         for (name, layer) in sublayers where !translated.contains(where: { $0.name == name && $0.layer === layer }) {
-            throw ONNXExportError.unsupportedLayer(path: name, type: String(describing: type(of: layer)))
+            throw ModelExportError.unsupportedLayer(.onnx, path: name, type: String(describing: type(of: layer)))
         }
         var value = try graph.appendChannelsFirstWindow(poses: poses, window: window)
         value = try graph.appendLayers(translated.filter { $0.name != "blocks" && $0.name != "classifier" }, input: value, path: "")

@@ -9,12 +9,12 @@ extension TemporalConvolutionalNetwork: CoreMLExportable {
     /// block `k×1` convolution → batch norm → ReLU, global average pooling → `flattenTo2D`,
     /// inner product.
     ///
-    /// - Throws: ``CoreMLExportError/inputShapeMismatch(model:expected:window:)`` unless
+    /// - Throws: ``ModelExportError/inputShapeMismatch(_:model:expected:window:)`` unless
     ///   `C·J` equals ``Configuration-swift.struct/inputChannels``.
     public func appendCoreMLLayers(poses: String, window: KeypointWindowShape, to network: inout CoreMLNetworkBuilder) throws -> String {
         guard window.channelCount * window.jointCount == configuration.inputChannels, window.windowSize > 0 else {
-            throw CoreMLExportError.inputShapeMismatch(
-                model: "TemporalConvolutionalNetwork",
+            throw ModelExportError.inputShapeMismatch(
+                .coreML, model: "TemporalConvolutionalNetwork",
                 expected: "C·J = \(configuration.inputChannels) values per frame and at least one frame", window: window)
         }
         let channelsFirst = network.appendChannelsFirstWindow(poses: poses, window: window)

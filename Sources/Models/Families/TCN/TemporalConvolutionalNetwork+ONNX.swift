@@ -11,13 +11,13 @@ extension TemporalConvolutionalNetwork: ONNXExportable {
     /// `BatchNormalization`, per block `Conv → BatchNormalization → Relu`, `GlobalAveragePool →
     /// Flatten`, `Gemm`.
     ///
-    /// - Throws: ``ONNXExportError/inputShapeMismatch(model:expected:window:)`` unless
+    /// - Throws: ``ModelExportError/inputShapeMismatch(_:model:expected:window:)`` unless
     ///   `C·J` equals ``Configuration-swift.struct/inputChannels``.
     public func appendONNXNodes(poses: String, window: KeypointWindowShape, to graph: inout ONNXGraphBuilder) throws -> String {
         let features = window.channelCount * window.jointCount
         guard features == configuration.inputChannels, window.windowSize > 0 else {
-            throw ONNXExportError.inputShapeMismatch(
-                model: "TemporalConvolutionalNetwork",
+            throw ModelExportError.inputShapeMismatch(
+                .onnx, model: "TemporalConvolutionalNetwork",
                 expected: "C·J = \(configuration.inputChannels) values per frame and at least one frame", window: window)
         }
         let shape = try graph.addInitializer("frames.shape", int64s: [1, Int64(window.windowSize), Int64(features)])
