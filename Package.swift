@@ -107,6 +107,8 @@ let package = Package(
         // Tests: one target per module plus shared support.
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
         // Checks every layer and classifier passes: finite-difference gradients, seeded determinism, round trips.
+        // Real sweeps shared by the suites that read a finished sweep folder (trained once per test process).
+        .target(name: "SweepTestSupport", dependencies: ["Sweeps", "Manifest", "Training", "ActionLabTestSupport"], path: "Tests/SweepTestSupport"),
         .target(name: "NeuralNetworkTestSupport", dependencies: ["NeuralNetwork", "Randomness"], path: "Tests/NeuralNetworkTestSupport"),
         .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork", "FeatureCache", "Sweeps"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
@@ -130,7 +132,7 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Training", "ActionLabTestSupport"]),
         .testTarget(
             name: "SweepsTests",
-            dependencies: ["Sweeps", "Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "Models", "FeatureCache", "HDF5", "NeuralNetwork", "Randomness", "SyntheticData", "TensorBoard", "ActionLabTestSupport"]),
+            dependencies: ["Sweeps", "Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "Models", "FeatureCache", "HDF5", "NeuralNetwork", "Randomness", "SyntheticData", "TensorBoard", "ActionLabTestSupport", "SweepTestSupport"]),
         .testTarget(
             name: "ExportTests",
             dependencies: ["Export", "Sweeps", "Training", "Dataset", "Manifest", "Models", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
@@ -139,7 +141,7 @@ let package = Package(
             dependencies: ["Prediction", "Export", "MLflow", "Sweeps", "Training", "Dataset", "Manifest", "Models", "Pose", "Video", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "Randomness", "ActionLabTestSupport"]),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
-        .testTarget(name: "MLflowTests", dependencies: ["MLflow", "Sweeps", "Manifest", "Reports", "Training", "ActionLabTestSupport"]),
+        .testTarget(name: "MLflowTests", dependencies: ["MLflow", "Sweeps", "Manifest", "Reports", "Training", "ActionLabTestSupport", "SweepTestSupport"]),
         .testTarget(name: "TensorBoardTests", dependencies: ["TensorBoard", "Protobuf", "ActionLabTestSupport"]),
         .testTarget(name: "ModelExportTests", dependencies: ["ModelExport", "Protobuf", "NeuralNetwork", "NeuralNetworkTestSupport", "Randomness", "ActionLabTestSupport"]),
         .testTarget(

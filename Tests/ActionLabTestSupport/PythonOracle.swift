@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs Python scripts that use h5py, the reference HDF5 reader for interoperability tests.
@@ -37,7 +38,7 @@ public enum PythonOracle {
 
     /// Whether h5py imports; records a test failure explaining how to install it when not.
     public static func requireH5py(sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
-        let result = try run("import h5py, numpy")
+        let result = try importCheck(["h5py", "numpy"], interpreter: interpreter)
         if result.status != 0 {
             Issue.record(
                 """
@@ -52,7 +53,7 @@ public enum PythonOracle {
     /// Whether every module in `modules` imports; records a test failure naming the missing ones
     /// and how to install them when not.
     public static func requireModules(_ modules: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
-        let result = try run("import " + modules.joined(separator: ", "))
+        let result = try importCheck(modules, interpreter: interpreter)
         if result.status != 0 {
             Issue.record(
                 """
@@ -63,6 +64,23 @@ public enum PythonOracle {
             return false
         }
         return true
+    }
+
+    /// Modules known to import, per interpreter: an import check that passed is not run again in
+    /// this test process (importing coremltools or mlflow takes seconds, and the checks run before
+    /// every oracle call). A failed check is never cached, so its message is given every time.
+    private static let importedModules = Mutex<[String: Set<String>]>([:])
+
+    /// Imports `modules` in `interpreter` unless an earlier check in this process imported them all.
+    private static func importCheck(_ modules: [String], interpreter: String) throws -> Result {
+        if importedModules.withLock({ $0[interpreter, default: []].isSuperset(of: modules) }) {
+            return Result(status: 0, output: "", errorOutput: "")
+        }
+        let result = try run("import " + modules.joined(separator: ", "), interpreter: interpreter)
+        if result.status == 0 {
+            importedModules.withLock { $0[interpreter, default: []].formUnion(modules) }
+        }
+        return result
     }
 
     /// Runs `script`, records a failure with its stderr if it exits non-zero, and decodes its

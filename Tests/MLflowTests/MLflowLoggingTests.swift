@@ -4,6 +4,7 @@ import Manifest
 @testable import MLflow
 import Reports
 import Sweeps
+import SweepTestSupport
 import Testing
 import Training
 
@@ -63,20 +64,6 @@ import Training
         var description: String { "mlflow server did not answer within 120 s:\n\(log)" }
     }
 
-    /// BasicMotions, 3 durations × 3 augmentations × 1 seed, a tiny TCN for 2 epochs.
-    static func sweep(scratch: URL) throws -> URL {
-        _ = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
-        let manifest = TestData.packageRoot.appendingPathComponent("experiments/basicmotions-sweep.json5")
-        let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting { configuration in
-            configuration.features.cache = scratch.appendingPathComponent("cache")
-            configuration.output.directory = scratch.appendingPathComponent("reports")
-            configuration.training.epochs = 2
-            configuration.training.seeds = [1]
-            configuration.model = .tcn(channels: [8], kernelSizes: [3], dropout: 0)
-        }
-        return try SweepRunner(plan: plan, manifestURL: manifest).run(output: scratch.appendingPathComponent("sweep"))
-    }
-
     /// What MLflow's client finds: every run of the experiment with tags, params, metric
     /// histories and artifact paths.
     static let reader = """
@@ -125,7 +112,7 @@ import Training
     @Test func sweepIsLoggedOnceWithParamsMetricsAndArtifacts() throws {
         guard try PythonOracle.requireModules(["mlflow"]) else { return }
         let scratch = try TemporaryDirectory(prefix: "mlflow")
-        let folder = try Self.sweep(scratch: scratch.url)
+        let folder = try RealDataSweeps.basicMotions().folder
         let server = try Server(folder: scratch.url)
         defer { server.stop() }
         let logger = MLflowSweepLogger(client: try MLflowClient(trackingURI: server.uri))
@@ -138,7 +125,7 @@ import Training
         let parent = try #require(runs.first { $0.tags["actionlab.kind"] == "sweep" })
         #expect(parent.id == first.parentRunID)
         #expect(parent.status == "FINISHED")
-        #expect(parent.params["training.epochs"] == "2")
+        #expect(parent.params["training.epochs"] == "\(RealDataSweeps.basicMotionsEpochs)")
         #expect(Set(["leaderboard.csv", "summary.md", "resolved.json", "manifest.json5", "sweep.json"]).isSubset(of: parent.artifacts))
 
         for trial in record.trials {
@@ -150,8 +137,8 @@ import Training
             #expect(run.tags["mlflow.source.git.commit"]?.isEmpty == false)
             #expect(run.status == "FINISHED")
             #expect(run.params["seed"] == "1")
-            #expect(run.params["training.epochs"] == "2")
-            #expect(run.params["model.channels"] == "[8]")
+            #expect(run.params["training.epochs"] == "\(RealDataSweeps.basicMotionsEpochs)")
+            #expect(run.params["model.channels"] == "[8, 8]")
             #expect(run.params["model.kind"] == "tcn")
             // Swept values are parameters under their manifest path, also where the resolved
             // configuration holds them in another form (windows.duration becomes windows.size).

@@ -1,9 +1,10 @@
 import ActionLabTestSupport
 import Foundation
 import Sweeps
+import SweepTestSupport
 import Testing
 
-/// `report.html` of a real sweep (BasicMotions, 9 configurations, 2 epochs, one seed) and of
+/// `report.html` of a real sweep (the shared BasicMotions sweep: 9 configurations, one seed) and of
 /// its trials, opened in headless Chromium by `scripts/check-html-report.py`.
 @Suite(.serialized) struct HTMLReportTests {
     /// The script's JSON report on `page` after clicking the leaderboard's headers `clicks`.
@@ -22,15 +23,12 @@ import Testing
     @Test func pagesOpenWithoutErrorsOrRequestsAndTheLeaderboardSorts() throws {
         guard try PythonOracle.requireModules(["websockets"]) else { return }
         let scratch = try TemporaryDirectory()
-        let runner = try RealDataExperimentTests.runner("basicmotions-sweep", scratch: scratch.url) {
-            $0.training.epochs = 2
-            $0.training.seeds = [1]
-        }
-        let folder = try runner.run()
-        let leaderboard = Leaderboard(plan: runner.plan, folder: folder)
+        let sweep = try RealDataSweeps.basicMotions()
+        let (plan, folder) = (sweep.plan, sweep.folder)
+        let leaderboard = Leaderboard(plan: plan, folder: folder)
         let page = folder.appendingPathComponent(SweepPage.fileName)
         let html = try String(contentsOf: page, encoding: .utf8)
-        #expect(html.components(separatedBy: "<svg ").count - 1 == SweepCharts(plan: runner.plan, leaderboard: leaderboard).charts.count)
+        #expect(html.components(separatedBy: "<svg ").count - 1 == SweepCharts(plan: plan, leaderboard: leaderboard).charts.count)
         for link in Self.links(html) {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(link).path), "broken link \(link)")
         }
@@ -44,7 +42,7 @@ import Testing
         let tables = try #require(result["tables"] as? [[[String]]])
         try #require(tables.count == clicks.count + 1)
         // One row per configuration, in rank order without a click.
-        #expect(tables[0].count == runner.plan.sweep.cellCount)
+        #expect(tables[0].count == plan.sweep.cellCount)
         #expect(tables[0].count == leaderboard.rows.count)
         #expect(tables[0].map { $0.first } == (1...leaderboard.rows.count).map { "\($0)" })
         // Each click reorders the same rows: by test accuracy's mean up then down, augmentation

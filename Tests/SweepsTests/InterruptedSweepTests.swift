@@ -26,6 +26,21 @@ import Training
         }
     }
 
+    /// The partial folder of `trial` in `sweep` as a process killed in epoch 3 of ``plan(scratch:)``
+    /// leaves it: the epoch-2 checkpoint, claimed by a dead pid (2^22 + 1, above Linux's pid_max).
+    static func killedAfterCheckpoint(_ trial: Trial, in sweep: URL) throws -> URL {
+        let partial = sweep.appendingPathComponent("trials/\(trial.id).partial-4194305")
+        try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
+        let windows = try TrainingResumeTests.windows(trial.configuration)
+        _ = try? Trainer(configuration: trial.configuration).fit(
+            train: windows.train, validation: windows.validation, seed: trial.seed,
+            checkpoint: partial.appendingPathComponent(TrialRunner.checkpointName)
+        ) { record in
+            if record.epoch == 3 { throw Killed() }
+        }
+        return partial
+    }
+
     static func temporaryFiles(in folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { AtomicFile.writerProcess(ofTemporaryFileNamed: $0) != nil }
@@ -40,16 +55,8 @@ import Training
         let trial = try #require(plan.trials.first)
         let sweep = scratch.file("sweep")
         // A process that died after its epoch-2 checkpoint, in the middle of writing two files:
-        // pid 2^22 + 1 is above Linux's pid_max; the second writer's pid is this process's.
-        let partial = sweep.appendingPathComponent("trials/\(trial.id).partial-4194305")
-        try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
-        let windows = try TrainingResumeTests.windows(trial.configuration)
-        _ = try? Trainer(configuration: trial.configuration).fit(
-            train: windows.train, validation: windows.validation, seed: trial.seed,
-            checkpoint: partial.appendingPathComponent(TrialRunner.checkpointName)
-        ) { record in
-            if record.epoch == 3 { throw Killed() }
-        }
+        // the second writer's pid is this process's.
+        let partial = try Self.killedAfterCheckpoint(trial, in: sweep)
         let deadWriter = partial.appendingPathComponent(".metrics.json.tmp-4194305-\(UUID().uuidString)")
         let liveWriter = partial.appendingPathComponent(".weights.h5.tmp-\(getpid())-\(UUID().uuidString)")
         try Data("{\"half\": ".utf8).write(to: deadWriter)

@@ -4,6 +4,7 @@ import HDF5
 import Manifest
 import NeuralNetwork
 import Sweeps
+import SweepTestSupport
 import Testing
 
 /// Collects log lines from a runner, from any thread.
@@ -19,22 +20,6 @@ final class LogLines: @unchecked Sendable {
 /// End-to-end runs of the committed manifests on the real UEA/UCR recordings that
 /// `scripts/setup` fetches: accuracy, determinism, and the report files' contract.
 @Suite(.serialized) struct RealDataExperimentTests {
-    /// Loads `experiments/<name>.json5` with the package root as base folder, redirecting the
-    /// feature cache and the reports into `scratch` and applying `adjust` to every configuration.
-    static func runner(
-        _ name: String, scratch: URL, adjust: (inout ExperimentConfiguration) -> Void = { _ in },
-        log: @escaping @Sendable (String) -> Void = { _ in }
-    ) throws -> SweepRunner {
-        _ = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")  // fails with "run scripts/setup" if absent
-        let manifest = TestData.packageRoot.appendingPathComponent("experiments/\(name).json5")
-        let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting { configuration in
-            configuration.features.cache = scratch.appendingPathComponent("cache")
-            configuration.output.directory = scratch.appendingPathComponent("reports")
-            adjust(&configuration)
-        }
-        return SweepRunner(plan: plan, manifestURL: manifest, log: log)
-    }
-
     /// The folder of the trial with `seed` (of the first configuration).
     static func trialFolder(_ folder: URL, _ runner: SweepRunner, seed: Int) throws -> URL {
         let trial = try #require(runner.plan.trials.first { $0.seed == seed })
@@ -55,7 +40,7 @@ final class LogLines: @unchecked Sendable {
     @Test(arguments: ["basicmotions", "gunpoint", "basicmotions-stgcn"])
     func meanTestAccuracyOverThreeSeedsBeatsTheBar(name: String) throws {
         let scratch = try TemporaryDirectory()
-        let runner = try Self.runner(name, scratch: scratch.url)
+        let runner = try RealDataSweeps.runner(name, scratch: scratch.url)
         let seeds = runner.plan.base.training.seeds
         #expect(seeds.count == 3)
         let folder = try runner.run()
@@ -72,11 +57,11 @@ final class LogLines: @unchecked Sendable {
             $0.training.epochs = 8
             $0.training.seeds = [5]
         }
-        let runner = try Self.runner("basicmotions", scratch: scratch.url, adjust: adjust)
+        let runner = try RealDataSweeps.runner("basicmotions", scratch: scratch.url, adjust: adjust)
         let first = try Self.trialFolder(runner.run(output: scratch.file("first")), runner, seed: 5)
         let logLines = LogLines()
         let second = try Self.trialFolder(
-            Self.runner("basicmotions", scratch: scratch.url, adjust: adjust, log: logLines.append).run(output: scratch.file("second")),
+            RealDataSweeps.runner("basicmotions", scratch: scratch.url, adjust: adjust, log: logLines.append).run(output: scratch.file("second")),
             runner, seed: 5)
         for file in ["metrics.json", "curves.csv", "confusion_test.csv", "config.json", "complete.json", "weights.h5"] {
             let a = try Data(contentsOf: first.appendingPathComponent(file))
@@ -91,7 +76,7 @@ final class LogLines: @unchecked Sendable {
                 "second run should read both sources from the cache: \(logLines.lines)")
 
         // Another seed gives other weights.
-        let other = try Self.runner("basicmotions", scratch: scratch.url) {
+        let other = try RealDataSweeps.runner("basicmotions", scratch: scratch.url) {
             $0.training.epochs = 8
             $0.training.seeds = [6]
         }
@@ -103,7 +88,7 @@ final class LogLines: @unchecked Sendable {
     /// The report layout the README documents, and files that pandas and h5py read as is.
     @Test func reportFilesFollowTheDocumentedContract() throws {
         let scratch = try TemporaryDirectory()
-        let runner = try Self.runner("basicmotions", scratch: scratch.url) {
+        let runner = try RealDataSweeps.runner("basicmotions", scratch: scratch.url) {
             $0.training.epochs = 3
             $0.training.seeds = [1, 2]
         }

@@ -3,6 +3,7 @@ import Foundation
 import Reports
 import Manifest
 import Sweeps
+import SweepTestSupport
 import TensorBoard
 import Testing
 import Training
@@ -56,14 +57,8 @@ import Training
     /// scores `metrics.json`, its hyperparameters its swept values and seed; the experiment lists
     /// every swept parameter with the grid's values, and every metric.
     @Test func sweepEventFilesMatchTheReportFiles() throws {
-        let scratch = try TemporaryDirectory(prefix: "tensorboard")
-        let runner = try RealDataExperimentTests.runner("basicmotions-sweep", scratch: scratch.url) {
-            $0.training.epochs = 3
-            $0.training.seeds = [1, 2]
-            $0.model = .tcn(channels: [8, 8], kernelSizes: [5, 3], dropout: 0)
-            $0.training.schedule = ScheduleConfiguration(kind: .step, stepEpochs: 1, gamma: 0.5)
-        }
-        let folder = try runner.run()
+        let sweep = try RealDataSweeps.basicMotions()
+        let (plan, folder) = (sweep.plan, sweep.folder)
         guard let read = try Self.read(folder) else { return }
 
         #expect(read.experiment.name == folder.lastPathComponent)
@@ -71,23 +66,23 @@ import Training
         #expect(read.experiment.hparams.map(\.type) == ["DATA_TYPE_FLOAT64", "DATA_TYPE_STRING", "DATA_TYPE_FLOAT64"])
         #expect(read.experiment.hparams[0].values == [.number(2.5), .number(5), .number(10)])
         #expect(read.experiment.hparams[1].values == [.string("none"), .string("full"), .string("noise")])
-        #expect(read.experiment.hparams[2].values == [.number(1), .number(2)])
+        #expect(read.experiment.hparams[2].values == Set(plan.trials.map(\.seed)).sorted().map { .number(Double($0)) })
         #expect(read.experiment.metrics.map(\.tag) == TensorBoardLog.metrics.map(\.tag))
         #expect(read.experiment.metrics.first { $0.tag == "scores/validation/accuracy" }?.dataset == "DATASET_VALIDATION")
 
-        #expect(read.trials.count == runner.plan.trials.count)
-        for trial in runner.plan.trials {
+        #expect(read.trials.count == plan.trials.count)
+        for trial in plan.trials {
             let events = try #require(read.trials[trial.id], "no event file for trial \(trial.id)")
             let trialFolder = folder.appendingPathComponent("trials/\(trial.id)")
             let history = try RunReport.readHistory(from: trialFolder.appendingPathComponent("curves.csv"))
-            #expect(history.count == 3)
+            #expect(history.count == RealDataSweeps.basicMotionsEpochs)
             #expect(Self.curve(events, "train/loss").map(\.0) == history.map(\.epoch))
             #expect(Self.curve(events, "train/loss").map(\.1) == history.map { Float($0.trainLoss) })
             #expect(Self.curve(events, "train/accuracy").map(\.1) == history.map { Float($0.trainAccuracy) })
             #expect(Self.curve(events, "validation/loss").map(\.1) == history.compactMap { $0.validationLoss.map(Float.init) })
             #expect(Self.curve(events, "validation/accuracy").map(\.1) == history.compactMap { $0.validationAccuracy.map(Float.init) })
             let rate = trial.configuration.training.learningRate
-            #expect(Self.curve(events, "learning_rate").map(\.1) == [rate, rate / 2, rate / 4].map { Float($0) })
+            #expect(Self.curve(events, "learning_rate").map(\.1) == (0..<RealDataSweeps.basicMotionsEpochs).map { Float(rate / Double(1 << $0)) })
 
             let metrics = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: trialFolder.appendingPathComponent("metrics.json"))) as? [String: Any])
             for split in ["train", "validation", "test"] {
@@ -112,16 +107,7 @@ import Training
         let plan = try InterruptedSweepTests.plan(scratch: scratch.url)
         let trial = try #require(plan.trials.first)
         let sweep = try SweepRunner(plan: plan, manifestURL: nil).run(output: scratch.file("sweep"), prepareOnly: true)
-        // A process that died after its epoch-2 checkpoint (pid above Linux's pid_max).
-        let partial = sweep.appendingPathComponent("trials/\(trial.id).partial-4194305")
-        try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
-        let windows = try TrainingResumeTests.windows(trial.configuration)
-        _ = try? Trainer(configuration: trial.configuration).fit(
-            train: windows.train, validation: windows.validation, seed: trial.seed,
-            checkpoint: partial.appendingPathComponent(TrialRunner.checkpointName)
-        ) { record in
-            if record.epoch == 3 { throw InterruptedSweepTests.Killed() }
-        }
+        _ = try InterruptedSweepTests.killedAfterCheckpoint(trial, in: sweep)
         _ = try SweepRunner.resuming(sweep).run(output: sweep)
         guard let read = try Self.read(sweep) else { return }
         let events = try #require(read.trials[trial.id])
