@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Receives a running sweep's progress as it happens, for a progress display: every trial's
 /// steps, from this process and from worker processes, and what the workers write to standard
@@ -47,14 +48,29 @@ public struct SweepObserver: Sendable {
     }
 
     /// The worker's side: a `TrialRunner` progress handler writing JSON lines to standard output,
-    /// when the parent asked for them; nil otherwise.
+    /// when the parent asked for them; nil otherwise. Batch events are thinned to at most one
+    /// every ``workerBatchInterval`` seconds (an epoch's last batch always goes through): a small
+    /// model trains thousands of batches a second, and the display redraws a few times a second.
     static var workerProgressWriter: ((TrialProgress) -> Void)? {
         guard ProcessInfo.processInfo.environment[TrialProgress.workerEnvironmentKey] == "1" else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        let lastBatch = Mutex(Date.distantPast)
         return { event in
+            if case .batch(_, _, let done, let batches) = event, done < batches {
+                let now = Date()
+                let due = lastBatch.withLock { last in
+                    guard now.timeIntervalSince(last) >= workerBatchInterval else { return false }
+                    last = now
+                    return true
+                }
+                guard due else { return }
+            }
             guard let data = try? encoder.encode(event) else { return }
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         }
     }
+
+    /// The shortest time between two batch events a worker writes, in seconds.
+    static let workerBatchInterval: TimeInterval = 0.1
 }
