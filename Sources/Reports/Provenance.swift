@@ -35,6 +35,10 @@ public struct Provenance: Codable, Sendable {
     /// How each split was made, one sentence per split (``LoadedDataset/splitMethods``); nil in
     /// files written before it was recorded.
     public var splitMethods: [String]?
+    /// The Slurm job that ran the trial: `job_id`, `array_job_id`, `array_task_id`, `node`
+    /// (`SLURM_JOB_ID`, `SLURM_ARRAY_JOB_ID`, `SLURM_ARRAY_TASK_ID`, `SLURMD_NODENAME`, those
+    /// that are set); nil (and absent from the JSON) outside Slurm.
+    public var slurm: [String: String]?
 
     /// OpenBLAS facts.
     public struct OpenBLASInfo: Codable, Sendable {
@@ -72,8 +76,17 @@ public struct Provenance: Codable, Sendable {
             openblas: .current, computeThreads: ComputeThreads.count,
             ffmpeg: FFmpegLibrary.libraryVersions.merging(["release": FFmpegLibrary.versionInfo]) { $1 },
             host: hostFacts, seed: seed, data: data, skipped: skipped.isEmpty ? nil : skipped,
-            splitMethods: splitMethods.isEmpty ? nil : splitMethods)
+            splitMethods: splitMethods.isEmpty ? nil : splitMethods, slurm: slurmFacts)
     }
+
+    /// The Slurm job of this process (see ``slurm``), or nil outside Slurm.
+    public static let slurmFacts: [String: String]? = {
+        let environment = ProcessInfo.processInfo.environment
+        let names = ["job_id": "SLURM_JOB_ID", "array_job_id": "SLURM_ARRAY_JOB_ID", "array_task_id": "SLURM_ARRAY_TASK_ID",
+                     "node": "SLURMD_NODENAME"]
+        let facts = names.compactMapValues { environment[$0].flatMap { $0.isEmpty ? nil : $0 } }
+        return facts.isEmpty ? nil : facts
+    }()
 
     static var swiftVersion: String {
         #if compiler(>=6.3)
@@ -148,6 +161,6 @@ public struct Provenance: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case actionlabVersion = "actionlab_version", gitCommit = "git_commit", swiftVersion = "swift_version"
         case hdf5Version = "hdf5_version", openblas, computeThreads = "compute_threads", ffmpeg, host, seed, data, skipped
-        case splitMethods = "split_methods"
+        case splitMethods = "split_methods", slurm
     }
 }

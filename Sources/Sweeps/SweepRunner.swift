@@ -365,8 +365,11 @@ public struct SweepRunner {
         return []
     }
 
-    /// `leaderboard.csv`, the charts, `summary.md` and `report.html` from the finished trials.
-    private func writeReports(_ folder: URL) throws {
+    /// `leaderboard.csv`, the charts, `summary.md` and `report.html` from the finished trials
+    /// (`run DIR --reports-only`, the Slurm launcher's report job): unfinished trials count as
+    /// missing.
+    /// - Throws: `ReportError` when a report cannot be written.
+    public func writeReports(_ folder: URL) throws {
         let leaderboard = Leaderboard(plan: plan, folder: folder)
         try AtomicFile.write(leaderboard.csvTable.csv, to: folder.appendingPathComponent("leaderboard.csv"))
         let charts = try SweepCharts(plan: plan, leaderboard: leaderboard).write(to: folder)

@@ -30,12 +30,36 @@ enum RunCommand: Subcommand {
         "prepare", help: "create the sweep folder and cache the data, run no trial (then `actionlab trial` runs "
             + "the trials, for example as cluster array tasks)")
 
+    static let reportsOnly = CommandOption.flag(
+        "reports-only", help: "with a sweep folder: write the leaderboard, summary and charts of the trials that have "
+            + "finished, run none (the Slurm launcher's report job)")
+    static let launcher = CommandOption.text(
+        "launcher", valueName: "local|slurm",
+        help: "where the trials run: local (default: here, --jobs at once) or slurm (prepare the folder and the cache, "
+            + "submit a job array of the unfinished trials and a report job after it, print the job ids and return)")
+    static let partition = CommandOption.text("partition", valueName: "P", help: "with --launcher slurm: sbatch --partition")
+    static let time = CommandOption.text(
+        "time", valueName: "T", help: "with --launcher slurm: each array task's time limit, as sbatch --time (HH:MM:SS)")
+    static let cpusPerTask = CommandOption.positiveInteger(
+        "cpus-per-task", valueName: "N", help: "with --launcher slurm: CPUs of each array task (default training.threads)")
+    static let memory = CommandOption.text("mem", valueName: "M", help: "with --launcher slurm: sbatch --mem (8G)")
+    static let maxParallel = CommandOption.positiveInteger(
+        "max-parallel", valueName: "K", help: "with --launcher slurm: at most K array tasks at once (the array's %K)")
+    static let trialsPerTask = CommandOption.positiveInteger(
+        "trials-per-task", valueName: "N", help: "with --launcher slurm: trials each array task runs one after another (default 1)")
+    static let sbatchArguments = CommandOption.text(
+        "sbatch-args", valueName: "ARGS",
+        help: "with --launcher slurm: further sbatch options, separated by spaces, each a #SBATCH line of the job script "
+            + "(\"--account=lab --qos=long\")")
+
     static let specification = CommandSpecification(
         name: "run",
         abstract: "run every trial (grid cell × seed) of a manifest, then write the leaderboard and summary and "
             + "print the sweep folder; given a sweep folder, resume it: finished trials are kept. Ctrl-C or killing "
             + "`run` also ends its workers",
-        arguments: [target], options: [output, jobs, threads, prepare])
+        arguments: [target],
+        options: [output, jobs, threads, prepare, reportsOnly, launcher, partition, time, cpusPerTask, memory, maxParallel,
+                  trialsPerTask, sbatchArguments])
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus(specification) {
@@ -54,19 +78,63 @@ enum RunCommand: Subcommand {
                     "\(Self.threads.declaration.spelling) goes with a manifest: a sweep folder resumes with the thread count "
                         + "its trials were made with (training.threads is part of each trial's configuration and id)")
             }
+            if parsed.isSet(reportsOnly) {
+                guard isFolder else { throw UsageError("\(Self.reportsOnly.declaration.spelling) goes with a sweep folder") }
+                try SweepRunner.resuming(target, log: Console.progress).writeReports(target)
+                print(target.path)
+                return
+            }
+            let outputFolder = isFolder ? target : output.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            /// The runner of `target`: a new sweep of the manifest, or the folder's own.
+            func runner(log: @escaping @Sendable (String) -> Void) throws -> SweepRunner {
+                var runner = isFolder
+                    ? try SweepRunner.resuming(target, log: log)
+                    : SweepRunner(plan: try ValidateCommand.loadPlan(target), manifestURL: target, log: log)
+                if let threads {
+                    runner.plan = try runner.plan.adjusting { $0.training.threads = threads }
+                }
+                return runner
+            }
+            let slurmOptions: [any DeclaredOption] = [partition, time, cpusPerTask, memory, maxParallel, trialsPerTask, sbatchArguments]
+            switch try parsed.value(of: launcher) ?? "local" {
+            case "local":
+                if let given = slurmOptions.first(where: { parsed.isGiven($0) }) {
+                    throw UsageError("\(given.declaration.spelling) goes with --launcher slurm")
+                }
+            case "slurm":
+                if parsed.isGiven(Self.jobs) || parsed.isSet(prepare) {
+                    throw UsageError("--launcher slurm runs the trials as a job array: --jobs and --prepare go with the local launcher")
+                }
+                let folder = try runner(log: Console.progress).run(output: outputFolder, prepareOnly: true)
+                try submitToSlurm(folder, parsed)
+                print(folder.path)
+                return
+            case let other:
+                throw UsageError("--launcher \(other): expected local or slurm")
+            }
             let display = SweepProgressDisplay()
             defer { display.end() }
-            var runner = isFolder
-                ? try SweepRunner.resuming(target, log: { display.log($0) })
-                : SweepRunner(plan: try ValidateCommand.loadPlan(target), manifestURL: target, log: { display.log($0) })
-            runner.observer = display.observer
-            if let threads {
-                runner.plan = try runner.plan.adjusting { $0.training.threads = threads }
-            }
-            let folder = try runner.run(
-                output: isFolder ? target : output.map { URL(fileURLWithPath: $0, isDirectory: true) }, jobs: jobs,
-                workerExecutable: Console.executable, prepareOnly: parsed.isSet(prepare))
+            var local = try runner(log: { display.log($0) })
+            local.observer = display.observer
+            let folder = try local.run(
+                output: outputFolder, jobs: jobs, workerExecutable: Console.executable, prepareOnly: parsed.isSet(prepare))
             print(folder.path)
+        }
+    }
+
+    /// Submits the prepared sweep in `folder` as a job array with the command's Slurm options.
+    private static func submitToSlurm(_ folder: URL, _ parsed: CommandLineArguments) throws {
+        let options = SlurmJobScript.Options(
+            partition: try parsed.value(of: partition), time: try parsed.value(of: time),
+            cpusPerTask: try parsed.value(of: cpusPerTask), memory: try parsed.value(of: memory),
+            maxParallel: try parsed.value(of: maxParallel), trialsPerTask: try parsed.value(of: trialsPerTask),
+            extraArguments: (try parsed.value(of: sbatchArguments) ?? "").split(separator: " ").map(String.init))
+        guard let executable = Console.executable else {
+            throw UsageError("--launcher slurm: cannot tell where this actionlab executable is, for the job script")
+        }
+        if let submission = try SlurmLauncher(options: options, executable: executable).submit(folder, log: Console.progress) {
+            Console.progress("job array \(submission.arrayJobID), report job \(submission.reportJobID); "
+                + "'actionlab status \(folder.path)' shows the trials")
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 
 /// Every subcommand, in the order the general usage lists them.
 let subcommands: [any Subcommand.Type] = [
-    ValidateCommand.self, RunCommand.self, TrialCommand.self, CompareCommand.self, MLflowCommand.self, SynthCommand.self,
+    ValidateCommand.self, RunCommand.self, TrialCommand.self, StatusCommand.self, CompareCommand.self, MLflowCommand.self, SynthCommand.self,
     ExportCommand.self, PredictCommand.self, ExtractCommand.self, CheckCommand.self, InfoCommand.self,
 ]
 let usage = GeneralUsage(commands: subcommands.map { $0.specification }).text

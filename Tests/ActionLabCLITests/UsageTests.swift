@@ -10,8 +10,12 @@ import Testing
     /// (sorted, as the unknown-option error lists them).
     static let commands: [(name: String, options: [String])] = [
         ("validate", ["--data"]),
-        ("run", ["--jobs", "--output", "--prepare", "--threads"]),
+        ("run", [
+            "--cpus-per-task", "--jobs", "--launcher", "--max-parallel", "--mem", "--output", "--partition", "--prepare",
+            "--reports-only", "--sbatch-args", "--threads", "--time", "--trials-per-task",
+        ]),
         ("trial", []),
+        ("status", []),
         ("compare", ["--all", "--output"]),
         ("mlflow", ["--experiment", "--tracking-uri"]),
         ("synth", ["--classes", "--duration", "--frame-rate", "--output", "--seed", "--sequences-per-class"]),

@@ -80,7 +80,12 @@ struct CommandLineArguments {
 
     /// Whether the flag was given.
     func isSet(_ flag: CommandOption<Bool>) -> Bool {
-        options[flag.declaration.name] != nil
+        isGiven(flag)
+    }
+
+    /// Whether `option` (of any kind) was given.
+    func isGiven(_ option: any DeclaredOption) -> Bool {
+        options[option.declaration.name] != nil
     }
 
     /// The value of `option`, or nil if it was not given.

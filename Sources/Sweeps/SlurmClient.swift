@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+
+/// Slurm's command-line tools (`sbatch`, `squeue`, `scancel`), run as subprocesses: what the
+/// Slurm launcher submits and asks. Every failure names the command and gives its standard error.
+public struct SlurmClient: Sendable {
+    /// What `squeue` says of one array task (or job) that is still known to the controller.
+    public struct QueuedTask: Equatable, Sendable {
+        /// The array job id (`%F`), or the job id of a job that is not an array.
+        public var arrayJobID: String
+        /// The task id (`%K`); nil for a job that is not an array.
+        public var taskID: Int?
+        /// Slurm's state (`PENDING`, `RUNNING`, `COMPLETING`, `REQUEUED`, …).
+        public var state: String
+        /// The node it runs on; empty while pending.
+        public var node: String
+    }
+
+    /// Errors of Slurm's tools.
+    public enum SlurmError: Error, CustomStringConvertible, Equatable {
+        /// The tool is not on the `PATH`.
+        case notInstalled(command: String)
+        /// The tool ran and failed (the controller does not answer, a directive is invalid).
+        case failed(command: String, status: Int32, standardError: String)
+        /// The tool's output is not what Slurm 22.05 prints.
+        case unexpectedOutput(command: String, output: String)
+
+        public var description: String {
+            switch self {
+            case let .notInstalled(command):
+                return "\(command): not found: Slurm's tools are not installed here (Debian: apt-get install slurm-client; "
+                    + "on this machine as root, scripts/slurm-local start runs a one-node cluster)"
+            case let .failed(command, status, standardError):
+                return "\(command) failed with exit status \(status): "
+                    + standardError.trimmingCharacters(in: .whitespacesAndNewlines)
+            case let .unexpectedOutput(command, output):
+                return "\(command) printed something unexpected: \(output.prefix(200))"
+            }
+        }
+    }
+
+    public init() {}
+
+    /// Submits `script` (a file) with `sbatch --parsable`, adding `arguments` before it.
+    /// - Returns: The job id.
+    /// - Throws: ``SlurmError``.
+    public func submit(_ script: URL, arguments: [String] = []) throws -> String {
+        let output = try run("sbatch", ["--parsable"] + arguments + [script.path])
+        // --parsable prints "jobid" or "jobid;cluster".
+        let id = output.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        guard !id.isEmpty, id.allSatisfy(\.isNumber) else {
+            throw SlurmError.unexpectedOutput(command: "sbatch", output: output)
+        }
+        return id
+    }
+
+    /// The tasks of `jobIDs` that the controller still knows (pending, running, completing).
+    /// - Throws: ``SlurmError``.
+    public func queued(jobIDs: [String]) throws -> [QueuedTask] {
+        guard !jobIDs.isEmpty else { return [] }
+        let output = try run("squeue", ["--noheader", "--array", "--jobs=" + jobIDs.joined(separator: ","), "--format=%F|%K|%T|%N"])
+        return try output.split(separator: "\n").map { line in
+            let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4 else { throw SlurmError.unexpectedOutput(command: "squeue", output: String(line)) }
+            return QueuedTask(arrayJobID: fields[0], taskID: Int(fields[1]), state: fields[2], node: fields[3])
+        }
+    }
+
+    /// Runs `command` with `arguments`; returns its standard output.
+    func run(_ command: String, _ arguments: [String]) throws -> String {
+        guard let executable = Self.find(command) else { throw SlurmError.notInstalled(command: command) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        // Slurm's tools print little: standard error goes to a pipe read after standard output
+        // on another thread, so that neither pipe can fill and block the tool.
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        do { try process.run() } catch { throw SlurmError.failed(command: command, status: -1, standardError: "\(error)") }
+        let errorText = Mutex(Data())
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            let data = error.fileHandleForReading.readDataToEndOfFile()
+            errorText.withLock { $0 = data }
+            group.leave()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        group.wait()
+        guard process.terminationStatus == 0 else {
+            throw SlurmError.failed(
+                command: ([command] + arguments).joined(separator: " "), status: process.terminationStatus,
+                standardError: String(decoding: errorText.withLock { $0 }, as: UTF8.self))
+        }
+        return String(decoding: outputData, as: UTF8.self)
+    }
+
+    /// `command` on the `PATH`, or nil.
+    static func find(_ command: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(command)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,134 @@
+import AtomicFiles
+import Foundation
+
+/// Runs a sweep's trials as a Slurm job array (`actionlab run … --launcher slurm`).
+///
+/// A submission prepares the sweep folder and the feature cache (as `run --prepare`), writes the
+/// job script (``SlurmJobScript``) to `slurm/submission-<n>.sbatch`, submits an array of the
+/// unfinished trials that no live earlier submission holds, then a report job
+/// (`--dependency=afterany:<array id>`) running `actionlab run DIR --reports-only`, and records
+/// both in `slurm/submissions.json` (``SlurmSubmission``). It returns once submitted.
+///
+/// Every trial still completes once: array tasks claim trials as local workers do
+/// (``TrialClaim``), trial folders appear whole by rename, and a cancelled, preempted or
+/// timed-out task leaves its checkpoint, which the next task to run the trial resumes.
+public struct SlurmLauncher {
+    /// The sweep folder's subfolder of job scripts, submission records, logs and task exit files.
+    public static let folderName = "slurm"
+
+    public var client: SlurmClient
+    public var options: SlurmJobScript.Options
+    /// The `actionlab` executable the tasks run.
+    public var executable: URL
+
+    public init(options: SlurmJobScript.Options, executable: URL, client: SlurmClient = SlurmClient()) {
+        self.options = options
+        self.executable = executable
+        self.client = client
+    }
+
+    /// Submits the unfinished trials of the prepared sweep in `folder`.
+    /// - Returns: The submission, or nil when every trial has finished or is queued already.
+    /// - Throws: ``SlurmClient/SlurmError`` when Slurm refuses; `SweepError` for the folder; an
+    ///   `AtomicFiles` error when the script or the record cannot be written.
+    public func submit(_ folder: URL, log: (String) -> Void) throws -> SlurmSubmission? {
+        let record = try SweepRecord(folder: folder)
+        let slurmFolder = folder.appendingPathComponent(Self.folderName)
+        try FileManager.default.createDirectory(at: slurmFolder.appendingPathComponent("logs"), withIntermediateDirectories: true)
+        var submissions = try SlurmSubmission.all(in: folder)
+        let queued = try client.queued(jobIDs: submissions.map(\.arrayJobID))
+        let held = Set(submissions.flatMap { submission in
+            submission.tasks.enumerated().filter { task, _ in
+                queued.contains { $0.arrayJobID == submission.arrayJobID && ($0.taskID == nil || $0.taskID == task) }
+            }.flatMap(\.element)
+        })
+        let unfinished = record.trials.filter { TrialRunner.outcome(of: $0, in: folder) == nil }.map(\.index)
+        let toRun = unfinished.filter { !held.contains($0) }
+        guard !toRun.isEmpty else {
+            log(unfinished.isEmpty
+                ? "sweep \(folder.path): all \(record.trials.count) trials have finished"
+                : "sweep \(folder.path): the \(unfinished.count) unfinished trials are queued or running already")
+            return nil
+        }
+        let number = submissions.count + 1
+        let script = SlurmJobScript(
+            trials: toRun, sweepFolder: folder, executable: executable, name: "actionlab-\(record.name)", options: options,
+            threads: record.base.training.threads)
+        let scriptURL = slurmFolder.appendingPathComponent("submission-\(number).sbatch")
+        try AtomicFile.write(script.text, to: scriptURL)
+        let arrayID = try client.submit(scriptURL)
+        let reportURL = slurmFolder.appendingPathComponent("report-\(number).sbatch")
+        try AtomicFile.write(Self.reportScript(folder: folder, executable: executable, name: "actionlab-\(record.name)-report",
+                                              options: options), to: reportURL)
+        let reportID = try client.submit(reportURL, arguments: ["--dependency=afterany:\(arrayID)"])
+        let submission = SlurmSubmission(
+            number: number, arrayJobID: arrayID, reportJobID: reportID, tasks: script.tasks,
+            submitted: Date().timeIntervalSince1970)
+        submissions.append(submission)
+        try AtomicFile.writeJSON(submissions, to: SlurmSubmission.fileURL(in: folder))
+        log("submitted job array \(arrayID) (\(toRun.count) trial\(toRun.count == 1 ? "" : "s") in \(script.tasks.count) task\(script.tasks.count == 1 ? "" : "s"); logs in "
+            + "\(slurmFolder.path)/logs) and report job \(reportID) (after it)")
+        return submission
+    }
+
+    /// The report job: `actionlab run DIR --reports-only` on one CPU.
+    static func reportScript(folder: URL, executable: URL, name: String, options: SlurmJobScript.Options) -> String {
+        var lines = [
+            "#!/bin/bash",
+            "# Written by actionlab run --launcher slurm: the leaderboard, summary and charts, once the array has ended.",
+            "#SBATCH --job-name=\(SlurmJobScript.quoted(name))",
+            "#SBATCH --output=\(SlurmJobScript.quoted(folder.standardizedFileURL.path + "/slurm/logs/%j-report.out"))",
+            "#SBATCH --cpus-per-task=1",
+        ]
+        if let partition = options.partition { lines.append("#SBATCH --partition=\(SlurmJobScript.quoted(partition))") }
+        for argument in options.extraArguments { lines.append("#SBATCH \(argument)") }
+        lines.append("exec \(SlurmJobScript.quoted(executable.standardizedFileURL.path)) run "
+            + "\(SlurmJobScript.quoted(folder.standardizedFileURL.path)) --reports-only")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// One submission of a sweep to Slurm, as recorded in `slurm/submissions.json` (a JSON array).
+public struct SlurmSubmission: Codable, Equatable, Sendable {
+    /// 1 for the first submission of the folder, then 2, …
+    public var number: Int
+    /// The job array's id.
+    public var arrayJobID: String
+    /// The report job's id.
+    public var reportJobID: String
+    /// The trial indices of each array task.
+    public var tasks: [[Int]]
+    /// Seconds since 1970.
+    public var submitted: Double
+
+    /// `slurm/submissions.json` in `folder`.
+    public static func fileURL(in folder: URL) -> URL {
+        folder.appendingPathComponent(SlurmLauncher.folderName).appendingPathComponent("submissions.json")
+    }
+
+    /// The submissions of the sweep in `folder`, oldest first; empty when there are none.
+    /// - Throws: `SweepError.notASweep` naming the file when it exists but is not a submission list.
+    public static func all(in folder: URL) throws -> [SlurmSubmission] {
+        let url = fileURL(in: folder)
+        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
+        do {
+            return try JSONDecoder().decode([SlurmSubmission].self, from: data)
+        } catch {
+            throw SweepError.notASweep(path: folder.path, reason: "\(url.path) is not a list of Slurm submissions: \(error)")
+        }
+    }
+
+    /// The log of task `task`.
+    public func logURL(task: Int, in folder: URL) -> URL {
+        folder.appendingPathComponent("\(SlurmLauncher.folderName)/logs/\(arrayJobID)_\(task).out")
+    }
+
+    /// The exit status task `task` recorded, with its node, or nil while it has not ended.
+    public func exitStatus(task: Int, in folder: URL) -> (status: Int, node: String)? {
+        let url = folder.appendingPathComponent("\(SlurmLauncher.folderName)/tasks/\(arrayJobID)_\(task).exit")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        guard let first = fields.first, let status = Int(first) else { return nil }
+        return (status, fields.count > 1 ? String(fields[1]) : "")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Where every trial of a sweep folder stands (`actionlab status DIR`): finished, running,
+/// pending, failed or not submitted, with the Slurm job, task, state and log of its latest
+/// submission, and whether the reports are current.
+public struct SweepStatus: Sendable {
+    /// One trial's state.
+    public enum State: String, Sendable, Equatable {
+        case finished, running, pending, failed, notSubmitted = "not submitted"
+    }
+
+    /// One trial.
+    public struct Row: Sendable, Equatable {
+        public var trial: Int
+        public var id: String
+        public var state: State
+        /// `<array job id>_<task id>` of the latest submission holding the trial; nil without one.
+        public var job: String?
+        /// Slurm's state (`squeue`'s), or `exit <status>` recorded by an ended task.
+        public var slurmState: String?
+        /// The task's log.
+        public var log: URL?
+    }
+
+    public var rows: [Row]
+    /// Whether `leaderboard.csv` exists and is newer than every finished trial's `complete.json`.
+    public var reportsAreCurrent: Bool
+
+    /// Reads the folder and asks Slurm (`squeue`) about its submissions' live tasks.
+    /// - Throws: `SweepError.notASweep` for a folder without `sweep.json`; ``SlurmClient/SlurmError``
+    ///   when the folder has submissions and `squeue` fails.
+    public init(folder: URL, client: SlurmClient = SlurmClient()) throws {
+        let record = try SweepRecord(folder: folder)
+        let submissions = try SlurmSubmission.all(in: folder)
+        let queued = try client.queued(jobIDs: submissions.map(\.arrayJobID))
+        var newest: Date = .distantPast
+        rows = record.trials.map { trial in
+            var row = Row(trial: trial.index, id: trial.id, state: .notSubmitted)
+            if TrialRunner.outcome(of: trial, in: folder) != nil {
+                row.state = .finished
+                let marker = TrialRunner.folder(of: trial, in: folder).appendingPathComponent(TrialRunner.completionMarker)
+                if let date = (try? FileManager.default.attributesOfItem(atPath: marker.path))?[.modificationDate] as? Date {
+                    newest = max(newest, date)
+                }
+            }
+            guard let submission = submissions.last(where: { $0.tasks.contains { $0.contains(trial.index) } }),
+                  let task = submission.tasks.firstIndex(where: { $0.contains(trial.index) }) else { return row }
+            row.job = "\(submission.arrayJobID)_\(task)"
+            row.log = submission.logURL(task: task, in: folder)
+            if let live = queued.first(where: { $0.arrayJobID == submission.arrayJobID && ($0.taskID == task || $0.taskID == nil) }) {
+                row.slurmState = live.state
+                if row.state != .finished { row.state = live.state == "PENDING" ? .pending : .running }
+            } else if let ended = submission.exitStatus(task: task, in: folder) {
+                row.slurmState = "exit \(ended.status)" + (ended.node.isEmpty ? "" : " on \(ended.node)")
+                if row.state != .finished { row.state = .failed }
+            } else if row.state != .finished {
+                // Gone from the queue without recording an exit: killed with SIGKILL, or the node failed.
+                row.slurmState = "ended without an exit status"
+                row.state = .failed
+            }
+            return row
+        }
+        let leaderboard = folder.appendingPathComponent("leaderboard.csv")
+        let written = (try? FileManager.default.attributesOfItem(atPath: leaderboard.path))?[.modificationDate] as? Date
+        reportsAreCurrent = written.map { $0 >= newest } ?? false
+    }
+
+    /// One line per trial and a last line on the reports.
+    public var lines: [String] {
+        var counts: [State: Int] = [:]
+        for row in rows { counts[row.state, default: 0] += 1 }
+        var lines = rows.map { row in
+            var line = "trial \(row.trial) [\(row.id)]: \(row.state.rawValue)"
+            if let job = row.job { line += ", Slurm task \(job)" }
+            if let state = row.slurmState { line += " (\(state))" }
+            if let log = row.log, row.state != .finished { line += ", log \(log.path)" }
+            return line
+        }
+        lines.append([State.finished, .running, .pending, .failed, .notSubmitted].compactMap { state in
+            counts[state].map { "\($0) \(state.rawValue)" }
+        }.joined(separator: ", ") + "; reports " + (reportsAreCurrent ? "current" : "not current"))
+        return lines
+    }
+}

@@ -1,0 +1,142 @@
+import ActionLabTestSupport
+import Foundation
+import Testing
+
+/// `actionlab run --launcher slurm` and `actionlab status` on the one-node cluster that
+/// `scripts/slurm-local start` runs (`scripts/test` starts it as root): the array and the
+/// report job finish with the local leaderboard; a cancelled task's trial completes once on
+/// resubmission, from its checkpoint. Without a cluster these tests fail, saying how to start one.
+@Suite(.serialized) struct SlurmLauncherTests {
+    /// A BasicMotions manifest of 3 seeds and `epochs` epochs, its data by absolute path.
+    static func manifest(epochs: Int, in scratch: TemporaryDirectory) throws -> URL {
+        let train = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts").path
+        let test = try TestData.file("uea/BasicMotions/BasicMotions_TEST.ts").path
+        return try writeFixture("""
+            {
+              name: "basicmotions-slurm",
+              dataset: {
+                sources: [{ format: "uea", path: "\(train)" }],
+                validation: { strategy: "automatic", fraction: 0.2 },
+                test: { sources: [{ format: "uea", path: "\(test)" }] },
+              },
+              features: { layout: "accelerometer-gyroscope", frameRate: 10, cache: "\(scratch.file("cache").path)" },
+              windows: { duration: 10 },
+              training: { seeds: [1, 2, 3], epochs: \(epochs) },
+            }
+            """, named: "basicmotions-slurm.json5", in: scratch.url)
+    }
+
+    /// Fails with how to start a cluster when `sinfo` finds none.
+    static func requireCluster() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sinfo", "--noheader"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch {
+            Issue.record("no Slurm here: run scripts/setup, then scripts/slurm-local start as root")
+            throw error
+        }
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "no Slurm controller answers: run scripts/slurm-local start as root")
+    }
+
+    /// Waits until `status` says every trial finished and the reports are current.
+    static func waitUntilFinished(_ folder: URL, in directory: URL, seconds: Double = 150) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            let status = try CommandLineTool.run(["status", folder.path], in: directory)
+            last = status.output + status.errorOutput
+            if status.output.contains("reports current"), !status.output.contains("pending"), !status.output.contains("running"),
+               !status.output.contains("failed") {
+                return status.output
+            }
+            Thread.sleep(forTimeInterval: 2)
+        }
+        Issue.record("the sweep did not finish within \(seconds) s; last status:\n\(last)")
+        return last
+    }
+
+    @Test func theArrayAndTheReportJobGiveTheLocalLeaderboard() throws {
+        try Self.requireCluster()
+        let scratch = try TemporaryDirectory()
+        let manifest = try Self.manifest(epochs: 3, in: scratch)
+        let submitted = try CommandLineTool.run(
+            ["run", manifest.path, "--launcher", "slurm", "--cpus-per-task", "1", "--output", scratch.file("slurm").path],
+            in: scratch.url)
+        #expect(submitted.status == 0, "\(submitted.errorOutput)")
+        let status = try Self.waitUntilFinished(scratch.file("slurm"), in: scratch.url)
+        #expect(status.contains("3 finished; reports current"), "\(status)")
+        let local = try CommandLineTool.run(["run", manifest.path, "--output", scratch.file("local").path], in: scratch.url)
+        #expect(local.status == 0, "\(local.errorOutput)")
+        // Every column but the last (seconds) agrees.
+        func withoutTiming(_ folder: URL) throws -> [String] {
+            try String(contentsOf: folder.appendingPathComponent("leaderboard.csv"), encoding: .utf8)
+                .split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",") }
+        }
+        #expect(try withoutTiming(scratch.file("slurm")) == withoutTiming(scratch.file("local")))
+        let provenance = try String(
+            contentsOf: try #require(FileManager.default.enumerator(at: scratch.file("slurm/trials"), includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.first { $0.lastPathComponent == "provenance.json" }), encoding: .utf8)
+        #expect(provenance.contains("\"array_task_id\""), "no Slurm ids in \(provenance)")
+    }
+
+    @Test func aCancelledTaskCompletesOnceOnResubmission() throws {
+        try Self.requireCluster()
+        let scratch = try TemporaryDirectory()
+        let manifest = try Self.manifest(epochs: 200, in: scratch)
+        let folder = scratch.file("sweep")
+        let submitted = try CommandLineTool.run(
+            ["run", manifest.path, "--launcher", "slurm", "--cpus-per-task", "1", "--max-parallel", "1", "--output", folder.path],
+            in: scratch.url)
+        try #require(submitted.status == 0, "\(submitted.errorOutput)")
+        let submissions = try String(contentsOf: folder.appendingPathComponent("slurm/submissions.json"), encoding: .utf8)
+        let arrayID = try #require(submissions.firstMatch(of: /"arrayJobID"\s*:\s*"(\d+)"/)?.1)
+        // Cancel task 0 once its trial has a checkpoint.
+        let deadline = Date().addingTimeInterval(120)
+        func checkpointed() -> Bool {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("trials").path)) ?? [])
+                .contains { FileManager.default.fileExists(atPath: folder.appendingPathComponent("trials/\($0)/checkpoint.h5").path) }
+        }
+        while !checkpointed() && Date() < deadline { Thread.sleep(forTimeInterval: 0.5) }
+        try #require(checkpointed(), "no trial wrote a checkpoint within 120 s")
+        let cancel = Process()
+        cancel.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        cancel.arguments = ["scancel", "\(arrayID)_0"]
+        try cancel.run()
+        cancel.waitUntilExit()
+        // Let the array finish its other tasks, then resubmit.
+        var status = ""
+        while Date() < deadline.addingTimeInterval(120) {
+            status = try CommandLineTool.run(["status", folder.path], in: scratch.url).output
+            if status.contains("2 finished, 1 failed") { break }
+            Thread.sleep(forTimeInterval: 2)
+        }
+        #expect(status.contains("exit 143"), "the cancelled task should be failed with exit 143: \(status)")
+        let finishedBefore = try Self.completionDates(folder)
+        let again = try CommandLineTool.run(["run", folder.path, "--launcher", "slurm"], in: scratch.url)
+        #expect(again.status == 0 && again.errorOutput.contains("1 trial in 1 task"), "\(again.errorOutput)")
+        _ = try Self.waitUntilFinished(folder, in: scratch.url, seconds: 180)
+        let finishedAfter = try Self.completionDates(folder)
+        #expect(finishedAfter.count == 3)
+        for (id, date) in finishedBefore { #expect(finishedAfter[id] == date, "trial \(id) ran again") }
+        let logs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("slurm/logs").path)
+        let resumed = try logs.filter { !$0.hasPrefix(arrayID + "_") && $0.hasSuffix(".out") && !$0.contains("report") }.map {
+            try String(contentsOf: folder.appendingPathComponent("slurm/logs/\($0)"), encoding: .utf8)
+        }
+        #expect(resumed.contains { $0.contains("resuming from the checkpoint") }, "\(resumed)")
+    }
+
+    /// Modification dates of every finished trial's `complete.json`, by trial id.
+    static func completionDates(_ folder: URL) throws -> [String: Date] {
+        var dates: [String: Date] = [:]
+        for id in try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("trials").path) {
+            let marker = folder.appendingPathComponent("trials/\(id)/complete.json")
+            if let date = (try? FileManager.default.attributesOfItem(atPath: marker.path))?[.modificationDate] as? Date {
+                dates[id] = date
+            }
+        }
+        return dates
+    }
+}
