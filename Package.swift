@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "JSON5Tests", dependencies: ["JSON5"]),
         .testTarget(name: "PoseTests", dependencies: ["Pose", "MATLAB", "ActionLabTestSupport"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "FeatureCache", "Pose", "Video", "ActionLabTestSupport"]),
-        .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "Pose", "HDF5", "ActionLabTestSupport"]),
+        .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "AtomicFiles", "Pose", "HDF5", "ActionLabTestSupport"]),
         .testTarget(
             name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "NeuralNetworkTestSupport", "ActionLabTestSupport", "HDF5", "Randomness"],
             resources: [.copy("Fixtures")]),

@@ -17,4 +17,17 @@ public enum ProcessLiveness {
               let close = stat.lastIndex(of: ")") else { return false }
         return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
     }
+
+    /// This machine's name (`gethostname(2)`) with every `.` and `@` replaced by `_`, so that it
+    /// can sit in one dot-separated field of a file name: `node017_cluster_example_org`.
+    ///
+    /// Writers that share a folder across machines (a feature cache on a cluster's shared file
+    /// system) put it beside their pid, because a pid means nothing on another machine.
+    public static let hostTag: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "unknown" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let tag = String(name.map { $0 == "." || $0 == "@" ? "_" : $0 })
+        return tag.isEmpty ? "unknown" : tag
+    }()
 }

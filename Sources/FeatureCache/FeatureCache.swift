@@ -121,8 +121,8 @@ public final class FeatureCache: Sendable {
         } catch {
             throw FeatureCacheError.cannotWrite(file: shard.path, operation: "create directory", reason: error.localizedDescription)
         }
-        let temporary = shard.appendingPathComponent(
-            "\(entry.key.hexDigest).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)\(Self.temporarySuffix)")
+        let writer = "\(ProcessInfo.processInfo.processIdentifier)@\(ProcessLiveness.hostTag)"
+        let temporary = shard.appendingPathComponent("\(entry.key.hexDigest).\(writer).\(UUID().uuidString)\(Self.temporarySuffix)")
         try CacheEntry.writeAtomically(try entry.fileContents(), to: url(for: entry.key), temporary: temporary)
     }
 
@@ -250,17 +250,31 @@ public final class FeatureCache: Sendable {
     }
 
     /// Removes temporary files whose writer process no longer exists, whatever their age: the
-    /// leftovers of imports that were killed. A temporary file is named
-    /// `<key>.<pid>.<UUID>.tmp`; its writer is gone when ``ProcessLiveness/hasEnded(_:)`` says so.
-    /// Files of live writers (this or another process) are kept.
+    /// leftovers of imports and extractions that were killed. A temporary file is named
+    /// `<key>.<pid>@<host>.<UUID>.tmp` (``ProcessLiveness/hostTag``; `<key>.<pid>.<UUID>.tmp`
+    /// before); the writer of a file of this machine is gone when ``ProcessLiveness/hasEnded(_:)``
+    /// says so. A pid of another machine (a cache shared by cluster nodes) cannot be asked about,
+    /// so its files are removed only once they are older than `otherMachinesAfter`. Files of live
+    /// writers (this or another process) are kept.
+    /// - Parameters:
+    ///   - otherMachinesAfter: Seconds after its last modification a temporary file written on
+    ///     another machine counts as abandoned; no cache entry takes that long to write.
+    ///   - now: The current time.
     /// - Returns: the files removed.
     /// - Throws: ``FeatureCacheError/cannotWrite(file:operation:reason:)`` if the cache directory
     ///   cannot be listed.
     @discardableResult
-    public func removeAbandonedTemporaryFiles() throws -> [URL] {
+    public func removeAbandonedTemporaryFiles(otherMachinesAfter age: TimeInterval = 3_600, now: Date = Date()) throws -> [URL] {
         try removeTemporaryFiles { file in
             let parts = file.lastPathComponent.split(separator: ".")
-            guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]), pid > 0 else { return false }
+            guard parts.count >= 4 else { return false }
+            let writer = parts[parts.count - 3].split(separator: "@", maxSplits: 1)
+            guard let first = writer.first, let pid = pid_t(first), pid > 0 else { return false }
+            if writer.count == 2, writer[1] != ProcessLiveness.hostTag {
+                guard let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+                else { return false }
+                return now.timeIntervalSince(modified) > age
+            }
             return ProcessLiveness.hasEnded(pid)
         }
     }

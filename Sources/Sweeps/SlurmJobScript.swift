@@ -1,16 +1,20 @@
 import Foundation
 
-/// The batch script of one Slurm submission of a sweep: a job array whose task `k` runs
-/// `actionlab trial SWEEP_DIR i j …` for the trial indices of ``tasks``[k].
+/// The batch script of a Slurm job array: task `k` (`$SLURM_ARRAY_TASK_ID`) runs one `actionlab`
+/// command, in the background so that the script can pass signals on to it.
 ///
-/// The script is written into the sweep folder (`slurm/submission-<n>.sbatch`) before it is
-/// submitted, so that what runs on the cluster can be read. Each task writes its exit status to
-/// `slurm/tasks/<array job id>_<task id>.exit` (by temporary file and rename) when it ends, also
-/// on `scancel` and time-outs (a `TERM` trap), because a cluster without accounting has no `sacct`
-/// to ask afterwards.
+/// `run --launcher slurm` writes one into the sweep folder (`slurm/submission-<n>.sbatch`, task
+/// `k` running `actionlab trial SWEEP_DIR i j …` for the trials of ``trialGroups(_:trialsPerTask:)``
+/// `[k]`), and `extract --launcher slurm` into its job folder (task `k` running
+/// `actionlab extract MANIFEST --shard k/n`), before submitting it, so that what runs on the
+/// cluster can be read. Each task writes its exit status and node to
+/// `<job folder>/tasks/<array job id>_<task id>.exit` (by temporary file and rename) when it ends,
+/// also on `scancel`, preemption and time-outs (a `TERM` trap), because a cluster without
+/// accounting has no `sacct` to ask afterwards.
 ///
 /// Directives follow `sbatch(1)` of Slurm 22.05: `--array=0-<n−1>%<throttle>`, output
-/// `%A_%a` (array job id, task id).
+/// `<job folder>/logs/%A_%a.out` (array job id, task id), `--requeue`, and `--signal=B:TERM@60`
+/// (`TERM` to the script a minute before the time limit).
 public struct SlurmJobScript: Equatable, Sendable {
     /// Resources and scheduling of every array task.
     public struct Options: Equatable, Sendable, Codable {
@@ -18,7 +22,7 @@ public struct SlurmJobScript: Equatable, Sendable {
         public var partition: String?
         /// `--time`, in Slurm's formats (`MM`, `HH:MM:SS`, `D-HH`); nil: the partition's default.
         public var time: String?
-        /// `--cpus-per-task`; nil: the configuration's `training.threads`.
+        /// `--cpus-per-task`; nil: the launcher's default (`training.threads` for trials, 1 for extraction).
         public var cpusPerTask: Int?
         /// `--mem` (`8G`, `4000M`); nil: the partition's default.
         public var memory: String?
@@ -48,49 +52,50 @@ public struct SlurmJobScript: Equatable, Sendable {
     /// several in a task.
     public static let maxArrayTasks = 1000
 
-    /// The trial indices of each array task, in order.
-    public let tasks: [[Int]]
+    /// The number of array tasks.
+    public let taskCount: Int
     /// The whole script.
     public let text: String
 
     /// - Parameters:
-    ///   - trials: The trial indices to run (unfinished ones), each once.
-    ///   - sweepFolder: The sweep folder, on a file system every node sees.
-    ///   - executable: The `actionlab` executable the tasks run, by absolute path.
     ///   - name: The job name (`--job-name`).
+    ///   - jobFolder: Where `logs/` and `tasks/` go, on a file system every node sees.
+    ///   - summary: Comment lines at the top: what the array does.
+    ///   - setup: Shell lines run before the task's command (`tasks=(…)`).
+    ///   - command: The task's command, one shell line, its words quoted with ``quoted(_:)``;
+    ///     it may read `$SLURM_ARRAY_TASK_ID`.
+    ///   - taskCount: The number of array tasks, at least 1.
     ///   - options: Resources and scheduling.
-    ///   - threads: The trials' `training.threads`, the default `--cpus-per-task`.
-    public init(trials: [Int], sweepFolder: URL, executable: URL, name: String, options: Options, threads: Int) {
-        let perTask = max(options.trialsPerTask ?? 1, (trials.count + Self.maxArrayTasks - 1) / Self.maxArrayTasks, 1)
-        tasks = stride(from: 0, to: trials.count, by: perTask).map { Array(trials[$0..<min($0 + perTask, trials.count)]) }
-        let folder = sweepFolder.standardizedFileURL.path
-        var lines = [
-            "#!/bin/bash",
-            "# Written by actionlab run --launcher slurm: \(trials.count) trial\(trials.count == 1 ? "" : "s") of",
-            "# \(folder) in \(tasks.count) array task\(tasks.count == 1 ? "" : "s").",
+    ///   - defaultCPUsPerTask: `--cpus-per-task` when ``Options/cpusPerTask`` is nil.
+    ///   - workingDirectory: `--chdir`, where the tasks run; nil: `sbatch`'s default, the
+    ///     folder it was called from.
+    public init(
+        name: String, jobFolder: URL, summary: [String], setup: [String] = [], command: String, taskCount: Int,
+        options: Options, defaultCPUsPerTask: Int, workingDirectory: URL? = nil
+    ) {
+        self.taskCount = max(taskCount, 1)
+        let folder = jobFolder.standardizedFileURL.path
+        var lines = ["#!/bin/bash"] + summary.map { "# " + $0 } + [
             "#SBATCH --job-name=\(Self.quoted(name))",
-            "#SBATCH --array=0-\(max(tasks.count - 1, 0))" + (options.maxParallel.map { "%\($0)" } ?? ""),
-            "#SBATCH --output=\(Self.quoted(folder + "/slurm/logs/%A_%a.out"))",
-            "#SBATCH --cpus-per-task=\(options.cpusPerTask ?? max(threads, 1))",
+            "#SBATCH --array=0-\(self.taskCount - 1)" + (options.maxParallel.map { "%\($0)" } ?? ""),
+            "#SBATCH --output=\(Self.quoted(folder + "/logs/%A_%a.out"))",
+            "#SBATCH --cpus-per-task=\(options.cpusPerTask ?? max(defaultCPUsPerTask, 1))",
             "#SBATCH --requeue",
             "#SBATCH --signal=B:TERM@60",
         ]
-        if let partition = options.partition { lines.append("#SBATCH --partition=\(Self.quoted(partition))") }
-        if let time = options.time { lines.append("#SBATCH --time=\(Self.quoted(time))") }
-        if let memory = options.memory { lines.append("#SBATCH --mem=\(Self.quoted(memory))") }
-        for argument in options.extraArguments { lines.append("#SBATCH \(argument)") }
-        lines += [
-            "set -u",
-            "tasks=(" + tasks.map { "\"\($0.map(String.init).joined(separator: " "))\"" }.joined(separator: " ") + ")",
-            "status_dir=\(Self.quoted(folder + "/slurm/tasks"))",
+        if let workingDirectory { lines.append("#SBATCH --chdir=\(Self.quoted(workingDirectory.standardizedFileURL.path))") }
+        lines += Self.resourceDirectives(options)
+        lines += ["set -u"] + setup + [
+            "status_dir=\(Self.quoted(folder + "/tasks"))",
             "mkdir -p \"$status_dir\"",
             "record() {",
             "    local file=\"$status_dir/${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}.exit\"",
             "    printf '%s %s\\n' \"$1\" \"$(hostname -s)\" > \"$file.tmp-$$\" && mv -f \"$file.tmp-$$\" \"$file\"",
             "}",
-            // scancel and time-outs send TERM: pass it on, so the trial stops and keeps its checkpoint.
+            // scancel, preemption and time-outs send TERM: pass it on, so the command stops cleanly
+            // (a trial keeps its checkpoint, an extraction its finished videos).
             "trap 'kill -TERM \"$child\" 2>/dev/null; wait \"$child\"; record 143; exit 143' TERM",
-            "\(Self.quoted(executable.standardizedFileURL.path)) trial \(Self.quoted(folder)) ${tasks[$SLURM_ARRAY_TASK_ID]} &",
+            command + " &",
             "child=$!",
             "wait \"$child\"",
             "status=$?",
@@ -100,8 +105,36 @@ public struct SlurmJobScript: Equatable, Sendable {
         text = lines.joined(separator: "\n") + "\n"
     }
 
+    /// `--partition`, `--time`, `--mem` and the extra arguments, one `#SBATCH` line each.
+    static func resourceDirectives(_ options: Options) -> [String] {
+        var lines: [String] = []
+        if let partition = options.partition { lines.append("#SBATCH --partition=\(Self.quoted(partition))") }
+        if let time = options.time { lines.append("#SBATCH --time=\(Self.quoted(time))") }
+        if let memory = options.memory { lines.append("#SBATCH --mem=\(Self.quoted(memory))") }
+        for argument in options.extraArguments { lines.append("#SBATCH \(argument)") }
+        return lines
+    }
+
+    /// The trial indices of each array task, in order: `trialsPerTask` each (default 1), more
+    /// when that would make more than ``maxArrayTasks`` tasks.
+    public static func trialGroups(_ trials: [Int], trialsPerTask: Int?) -> [[Int]] {
+        let perTask = max(trialsPerTask ?? 1, (trials.count + maxArrayTasks - 1) / maxArrayTasks, 1)
+        return stride(from: 0, to: trials.count, by: perTask).map { Array(trials[$0..<min($0 + perTask, trials.count)]) }
+    }
+
+    /// The exit status that task `task` of array `arrayJobID` recorded in
+    /// `<jobFolder>/tasks/<arrayJobID>_<task>.exit`, with its node; nil while it has not ended
+    /// (or the file is not one the script wrote).
+    public static func exitStatus(arrayJobID: String, task: Int, in jobFolder: URL) -> (status: Int, node: String)? {
+        let url = jobFolder.appendingPathComponent("tasks/\(arrayJobID)_\(task).exit")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        guard let first = fields.first, let status = Int(first) else { return nil }
+        return (status, fields.count > 1 ? String(fields[1]) : "")
+    }
+
     /// `text` as one shell word: single-quoted unless it is plain.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         let plain = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "/._-%:=@+,"))
         if !text.isEmpty, text.unicodeScalars.allSatisfy(plain.contains) { return text }
         return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"

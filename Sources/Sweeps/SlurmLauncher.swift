@@ -1,7 +1,8 @@
 import AtomicFiles
 import Foundation
 
-/// Runs a sweep's trials as a Slurm job array (`actionlab run … --launcher slurm`).
+/// Runs a sweep's trials as a Slurm job array (`actionlab run … --launcher slurm`), and a
+/// manifest's pose extraction (``submitExtraction(manifest:shards:jobFolder:name:)``).
 ///
 /// A submission prepares the sweep folder and the feature cache (as `run --prepare`), writes the
 /// job script (``SlurmJobScript``) to `slurm/submission-<n>.sbatch`, submits an array of the
@@ -51,9 +52,16 @@ public struct SlurmLauncher {
             return nil
         }
         let number = submissions.count + 1
+        let tasks = SlurmJobScript.trialGroups(toRun, trialsPerTask: options.trialsPerTask)
+        let quote = SlurmJobScript.quoted
         let script = SlurmJobScript(
-            trials: toRun, sweepFolder: folder, executable: executable, name: "actionlab-\(record.name)", options: options,
-            threads: record.base.training.threads)
+            name: "actionlab-\(record.name)", jobFolder: slurmFolder,
+            summary: ["Written by actionlab run --launcher slurm: \(toRun.count) trial\(toRun.count == 1 ? "" : "s") of",
+                      "\(folder.standardizedFileURL.path) in \(tasks.count) array task\(tasks.count == 1 ? "" : "s")."],
+            setup: ["tasks=(" + tasks.map { "\"\($0.map(String.init).joined(separator: " "))\"" }.joined(separator: " ") + ")"],
+            command: "\(quote(executable.standardizedFileURL.path)) trial \(quote(folder.standardizedFileURL.path)) "
+                + "${tasks[$SLURM_ARRAY_TASK_ID]}",
+            taskCount: tasks.count, options: options, defaultCPUsPerTask: record.base.training.threads)
         let scriptURL = slurmFolder.appendingPathComponent("submission-\(number).sbatch")
         try AtomicFile.write(script.text, to: scriptURL)
         let arrayID = try client.submit(scriptURL)
@@ -62,11 +70,11 @@ public struct SlurmLauncher {
                                               options: options), to: reportURL)
         let reportID = try client.submit(reportURL, arguments: ["--dependency=afterany:\(arrayID)"])
         let submission = SlurmSubmission(
-            number: number, arrayJobID: arrayID, reportJobID: reportID, tasks: script.tasks,
+            number: number, arrayJobID: arrayID, reportJobID: reportID, tasks: tasks,
             submitted: Date().timeIntervalSince1970)
         submissions.append(submission)
         try AtomicFile.writeJSON(submissions, to: SlurmSubmission.fileURL(in: folder))
-        log("submitted job array \(arrayID) (\(toRun.count) trial\(toRun.count == 1 ? "" : "s") in \(script.tasks.count) task\(script.tasks.count == 1 ? "" : "s"); logs in "
+        log("submitted job array \(arrayID) (\(toRun.count) trial\(toRun.count == 1 ? "" : "s") in \(tasks.count) task\(tasks.count == 1 ? "" : "s"); logs in "
             + "\(slurmFolder.path)/logs) and report job \(reportID) (after it)")
         return submission
     }
@@ -125,10 +133,6 @@ public struct SlurmSubmission: Codable, Equatable, Sendable {
 
     /// The exit status task `task` recorded, with its node, or nil while it has not ended.
     public func exitStatus(task: Int, in folder: URL) -> (status: Int, node: String)? {
-        let url = folder.appendingPathComponent("\(SlurmLauncher.folderName)/tasks/\(arrayJobID)_\(task).exit")
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
-        let fields = text.split(whereSeparator: \.isWhitespace)
-        guard let first = fields.first, let status = Int(first) else { return nil }
-        return (status, fields.count > 1 ? String(fields[1]) : "")
+        SlurmJobScript.exitStatus(arrayJobID: arrayJobID, task: task, in: folder.appendingPathComponent(SlurmLauncher.folderName))
     }
 }

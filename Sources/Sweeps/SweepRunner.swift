@@ -42,15 +42,22 @@ public struct SweepRunner {
 
     /// The default sweep folder: `<output.directory>/<name>/<UTC timestamp>`, with a suffix if taken.
     public func defaultOutputDirectory(now: Date = Date()) -> URL {
+        Self.newFolder(for: plan, now: now)
+    }
+
+    /// A folder that does not exist yet: `<output.directory>/<name>/<prefix><UTC timestamp>`
+    /// (`20261203-104842`), with a suffix (`-2`, `-3`, …) if taken.
+    public static func newFolder(for plan: SweepPlan, prefix: String = "", now: Date = Date()) -> URL {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         let base = plan.base.output.directory.appendingPathComponent(plan.base.name)
-        var candidate = base.appendingPathComponent(formatter.string(from: now))
+        let stamp = prefix + formatter.string(from: now)
+        var candidate = base.appendingPathComponent(stamp)
         var suffix = 2
         while FileManager.default.fileExists(atPath: candidate.path) {
-            candidate = base.appendingPathComponent("\(formatter.string(from: now))-\(suffix)")
+            candidate = base.appendingPathComponent("\(stamp)-\(suffix)")
             suffix += 1
         }
         return candidate

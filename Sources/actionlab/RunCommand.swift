@@ -33,24 +33,9 @@ enum RunCommand: Subcommand {
     static let reportsOnly = CommandOption.flag(
         "reports-only", help: "with a sweep folder: write the leaderboard, summary and charts of the trials that have "
             + "finished, run none (the Slurm launcher's report job)")
-    static let launcher = CommandOption.text(
-        "launcher", valueName: "local|slurm",
-        help: "where the trials run: local (default: here, --jobs at once) or slurm (prepare the folder and the cache, "
-            + "submit a job array of the unfinished trials and a report job after it, print the job ids and return)")
-    static let partition = CommandOption.text("partition", valueName: "P", help: "with --launcher slurm: sbatch --partition")
-    static let time = CommandOption.text(
-        "time", valueName: "T", help: "with --launcher slurm: each array task's time limit, as sbatch --time (HH:MM:SS)")
-    static let cpusPerTask = CommandOption.positiveInteger(
-        "cpus-per-task", valueName: "N", help: "with --launcher slurm: CPUs of each array task (default training.threads)")
-    static let memory = CommandOption.text("mem", valueName: "M", help: "with --launcher slurm: sbatch --mem (8G)")
-    static let maxParallel = CommandOption.positiveInteger(
-        "max-parallel", valueName: "K", help: "with --launcher slurm: at most K array tasks at once (the array's %K)")
     static let trialsPerTask = CommandOption.positiveInteger(
-        "trials-per-task", valueName: "N", help: "with --launcher slurm: trials each array task runs one after another (default 1)")
-    static let sbatchArguments = CommandOption.text(
-        "sbatch-args", valueName: "ARGS",
-        help: "with --launcher slurm: further sbatch options, separated by spaces, each a #SBATCH line of the job script "
-            + "(\"--account=lab --qos=long\")")
+        "trials-per-task", valueName: "N",
+        help: "with --launcher slurm: trials each array task runs one after another (default 1, more above 1000 trials)")
 
     static let specification = CommandSpecification(
         name: "run",
@@ -58,8 +43,7 @@ enum RunCommand: Subcommand {
             + "print the sweep folder; given a sweep folder, resume it: finished trials are kept. Ctrl-C or killing "
             + "`run` also ends its workers",
         arguments: [target],
-        options: [output, jobs, threads, prepare, reportsOnly, launcher, partition, time, cpusPerTask, memory, maxParallel,
-                  trialsPerTask, sbatchArguments])
+        options: [output, jobs, threads, prepare, reportsOnly, SlurmOptions.launcher] + SlurmOptions.resources + [trialsPerTask])
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus(specification) {
@@ -95,22 +79,19 @@ enum RunCommand: Subcommand {
                 }
                 return runner
             }
-            let slurmOptions: [any DeclaredOption] = [partition, time, cpusPerTask, memory, maxParallel, trialsPerTask, sbatchArguments]
-            switch try parsed.value(of: launcher) ?? "local" {
-            case "local":
-                if let given = slurmOptions.first(where: { parsed.isGiven($0) }) {
-                    throw UsageError("\(given.declaration.spelling) goes with --launcher slurm")
-                }
-            case "slurm":
+            if try SlurmOptions.isSlurm(parsed, slurmOnly: [trialsPerTask]) {
                 if parsed.isGiven(Self.jobs) || parsed.isSet(prepare) {
                     throw UsageError("--launcher slurm runs the trials as a job array: --jobs and --prepare go with the local launcher")
                 }
+                let options = try SlurmOptions.options(parsed, trialsPerTask: try parsed.value(of: trialsPerTask))
+                let executable = try SlurmOptions.executable()
                 let folder = try runner(log: Console.progress).run(output: outputFolder, prepareOnly: true)
-                try submitToSlurm(folder, parsed)
+                if let submission = try SlurmLauncher(options: options, executable: executable).submit(folder, log: Console.progress) {
+                    Console.progress("job array \(submission.arrayJobID), report job \(submission.reportJobID); "
+                        + "'actionlab status \(folder.path)' shows the trials")
+                }
                 print(folder.path)
                 return
-            case let other:
-                throw UsageError("--launcher \(other): expected local or slurm")
             }
             let display = SweepProgressDisplay()
             defer { display.end() }
@@ -119,22 +100,6 @@ enum RunCommand: Subcommand {
             let folder = try local.run(
                 output: outputFolder, jobs: jobs, workerExecutable: Console.executable, prepareOnly: parsed.isSet(prepare))
             print(folder.path)
-        }
-    }
-
-    /// Submits the prepared sweep in `folder` as a job array with the command's Slurm options.
-    private static func submitToSlurm(_ folder: URL, _ parsed: CommandLineArguments) throws {
-        let options = SlurmJobScript.Options(
-            partition: try parsed.value(of: partition), time: try parsed.value(of: time),
-            cpusPerTask: try parsed.value(of: cpusPerTask), memory: try parsed.value(of: memory),
-            maxParallel: try parsed.value(of: maxParallel), trialsPerTask: try parsed.value(of: trialsPerTask),
-            extraArguments: (try parsed.value(of: sbatchArguments) ?? "").split(separator: " ").map(String.init))
-        guard let executable = Console.executable else {
-            throw UsageError("--launcher slurm: cannot tell where this actionlab executable is, for the job script")
-        }
-        if let submission = try SlurmLauncher(options: options, executable: executable).submit(folder, log: Console.progress) {
-            Console.progress("job array \(submission.arrayJobID), report job \(submission.reportJobID); "
-                + "'actionlab status \(folder.path)' shows the trials")
         }
     }
 }

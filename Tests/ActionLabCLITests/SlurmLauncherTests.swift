@@ -5,7 +5,8 @@ import Testing
 /// `actionlab run --launcher slurm` and `actionlab status` on the one-node cluster that
 /// `scripts/slurm-local start` runs (`scripts/test` starts it as root): the array and the
 /// report job finish with the local leaderboard; a cancelled task's trial completes once on
-/// resubmission, from its checkpoint. Without a cluster these tests fail, saying how to start one.
+/// resubmission, from its checkpoint; a failed task shows in `status` with its log and completes
+/// on resubmission. Without a cluster these tests fail, saying how to start one.
 @Suite(.serialized) struct SlurmLauncherTests {
     /// A BasicMotions manifest of 3 seeds and `epochs` epochs, its data by absolute path.
     static func manifest(epochs: Int, in scratch: TemporaryDirectory) throws -> URL {
@@ -126,6 +127,45 @@ import Testing
             try String(contentsOf: folder.appendingPathComponent("slurm/logs/\($0)"), encoding: .utf8)
         }
         #expect(resumed.contains { $0.contains("resuming from the checkpoint") }, "\(resumed)")
+    }
+
+    @Test func aFailedTaskIsReportedWithItsLogAndCompletesOnResubmission() throws {
+        try Self.requireCluster()
+        let scratch = try TemporaryDirectory()
+        let manifest = try Self.manifest(epochs: 3, in: scratch)
+        let folder = scratch.file("sweep")
+        let prepared = try CommandLineTool.run(["run", manifest.path, "--prepare", "--output", folder.path], in: scratch.url)
+        try #require(prepared.status == 0, "\(prepared.errorOutput)")
+        let before = try CommandLineTool.run(["status", folder.path], in: scratch.url).output
+        #expect(before.contains("3 not submitted; reports not current"), "\(before)")
+        // The injected error: trial 1's lock file is a folder, so its task cannot claim the trial
+        // and fails, as on a node whose file system refuses the write.
+        let id = try #require(before.firstMatch(of: /trial 1 \[([0-9a-f]+)\]/)?.1)
+        let lock = folder.appendingPathComponent("claims/\(id).lock")
+        try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: true)
+        let submitted = try CommandLineTool.run(
+            ["run", folder.path, "--launcher", "slurm", "--cpus-per-task", "1"], in: scratch.url)
+        try #require(submitted.status == 0, "\(submitted.errorOutput)")
+        #expect(submitted.errorOutput.contains("3 trials in 3 tasks"), "\(submitted.errorOutput)")
+        let deadline = Date().addingTimeInterval(240)
+        var status = ""
+        while Date() < deadline {
+            status = try CommandLineTool.run(["status", folder.path], in: scratch.url).output
+            if status.contains("2 finished, 1 failed") { break }
+            Thread.sleep(forTimeInterval: 2)
+        }
+        let failed = try #require(status.split(separator: "\n").first { $0.hasPrefix("trial 1 ") }, "\(status)")
+        #expect(failed.contains(": failed, Slurm task ") && failed.contains("(exit 1 on "), "\(status)")
+        let logPath = try #require(failed.firstMatch(of: /, log (\/.+\.out)$/)?.1, "no log in: \(failed)")
+        let log = try String(contentsOfFile: String(logPath), encoding: .utf8)
+        #expect(log.contains("cannot open the trial's lock file"), "\(log)")
+
+        try FileManager.default.removeItem(at: lock)
+        let again = try CommandLineTool.run(["run", folder.path, "--launcher", "slurm", "--cpus-per-task", "1"], in: scratch.url)
+        #expect(again.status == 0 && again.errorOutput.contains("1 trial in 1 task"), "\(again.errorOutput)")
+        let finished = try Self.waitUntilFinished(folder, in: scratch.url, seconds: 240)
+        #expect(finished.contains("3 finished; reports current"), "\(finished)")
+        #expect(try Self.completionDates(folder).count == 3)
     }
 
     /// Modification dates of every finished trial's `complete.json`, by trial id.

@@ -12,7 +12,7 @@ import Testing
         ("validate", ["--data"]),
         ("run", [
             "--cpus-per-task", "--jobs", "--launcher", "--max-parallel", "--mem", "--output", "--partition", "--prepare",
-            "--reports-only", "--sbatch-args", "--threads", "--time", "--trials-per-task",
+            "--reports-only", "--sbatch-arg", "--threads", "--time", "--trials-per-task",
         ]),
         ("trial", []),
         ("status", []),
@@ -24,7 +24,10 @@ import Testing
             "--cache", "--hold", "--input-format", "--json", "--live", "--min-pose", "--output", "--refractory", "--smoothing", "--stride",
             "--threshold", "--window-duration",
         ]),
-        ("extract", []),
+        ("extract", [
+            "--cpus-per-task", "--launcher", "--max-parallel", "--mem", "--output", "--partition", "--sbatch-arg", "--shard", "--shards",
+            "--time",
+        ]),
         ("check", ["--output"]),
         ("info", []),
     ]
@@ -170,6 +173,17 @@ import Testing
              error: "missing --tracking-uri URI (or MLFLOW_TRACKING_URI): the MLflow server to log to, http://HOST:PORT"),
         Case(arguments: ["mlflow", "sweep", "--tracking-uri", "localhost:5000"], status: 1,
              error: "'localhost:5000' is not a tracking server URL: give http://HOST:PORT"),
+        // The launcher's options: checked before the manifest is read.
+        Case(arguments: ["run", "m.json5", "--launcher", "pbs"], status: 2, error: "--launcher pbs: expected local or slurm"),
+        Case(arguments: ["run", "m.json5", "--sbatch-arg=--qos=long"], status: 2, error: "--sbatch-arg goes with --launcher slurm"),
+        Case(arguments: ["run", "m.json5", "--launcher", "slurm", "--jobs", "2"], status: 2,
+             error: "--launcher slurm runs the trials as a job array: --jobs and --prepare go with the local launcher"),
+        Case(arguments: ["run", "m.json5", "--launcher", "slurm", "--sbatch-arg", "qos=long"], status: 2,
+             error: "--sbatch-arg 'qos=long': expected one sbatch option, such as --account=lab"),
+        Case(arguments: ["extract", "m.json5", "--shard", "2/2"], status: 2, error: "--shard '2/2': expected I/N with 0 ≤ I < N, such as 0/4"),
+        Case(arguments: ["extract", "m.json5", "--shards", "4"], status: 2, error: "--shards goes with --launcher slurm"),
+        Case(arguments: ["extract", "m.json5", "--launcher", "slurm", "--shard", "0/2"], status: 2,
+             error: "--shard goes with the local launcher: --launcher slurm gives each array task its shard"),
         // `--name=value` and `--` are accepted: these fail only on the missing manifest.
         Case(arguments: ["run", "missing.json5", "--jobs=2", "--output=out"], status: 1, error: "missing.json5: no such file"),
         Case(arguments: ["validate", "--", "missing.json5"], status: 1, error: "missing.json5: no such file"),

@@ -1,4 +1,5 @@
 import ActionLabTestSupport
+import AtomicFiles
 @testable import FeatureCache
 import Foundation
 import HDF5
@@ -363,5 +364,26 @@ final class Counter: @unchecked Sendable {
         let removed = try cache.removeAbandonedTemporaryFiles()
         #expect(removed.map(\.lastPathComponent) == [dead.lastPathComponent])
         #expect(FileManager.default.fileExists(atPath: live.path))
+    }
+
+    /// On a cache that cluster nodes share, a pid of another machine says nothing: its file goes
+    /// only once it is an hour old, while this machine's files follow their writer's pid.
+    @Test func temporaryFilesOfOtherMachinesAreRemovedByAgeOnly() throws {
+        let directory = try TemporaryDirectory()
+        let cache = try FeatureCache(directory: directory.url)
+        let shard = directory.file("cd")
+        try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+        let key = String(repeating: "cd", count: 32)
+        // pid 1 runs here; on another machine it says nothing either way.
+        let recent = shard.appendingPathComponent("\(key).1@other-node.\(UUID().uuidString).tmp")
+        let old = shard.appendingPathComponent("\(key).2@other-node.\(UUID().uuidString).tmp")
+        let liveHere = shard.appendingPathComponent("\(key).\(getpid())@\(ProcessLiveness.hostTag).\(UUID().uuidString).tmp")
+        for file in [recent, old, liveHere] { try Data("partial".utf8).write(to: file) }
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7_200)], ofItemAtPath: old.path)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7_200)], ofItemAtPath: liveHere.path)
+        let removed = try cache.removeAbandonedTemporaryFiles()
+        #expect(removed.map(\.lastPathComponent) == [old.lastPathComponent])
+        #expect(FileManager.default.fileExists(atPath: recent.path) && FileManager.default.fileExists(atPath: liveHere.path))
+        #expect(!ProcessLiveness.hostTag.contains(".") && !ProcessLiveness.hostTag.isEmpty)
     }
 }

@@ -1,3 +1,4 @@
+import ActionLabTestSupport
 import Foundation
 import Sweeps
 import Testing
@@ -7,34 +8,73 @@ import Testing
     let folder = URL(fileURLWithPath: "/shared/sweeps/basic motions", isDirectory: true)
     let executable = URL(fileURLWithPath: "/opt/actionlab/bin/actionlab")
 
-    @Test func oneTrialPerTaskWithTheGivenDirectives() {
+    /// The script `run --launcher slurm` writes for trials 0, 2 and 5.
+    func trialScript(options: SlurmJobScript.Options) -> SlurmJobScript {
+        SlurmJobScript(
+            name: "actionlab-x", jobFolder: folder.appendingPathComponent("slurm"), summary: ["three trials"],
+            setup: ["tasks=(\"0\" \"2\" \"5\")"],
+            command: "\(SlurmJobScript.quoted(executable.path)) trial \(SlurmJobScript.quoted(folder.path)) ${tasks[$SLURM_ARRAY_TASK_ID]}",
+            taskCount: 3, options: options, defaultCPUsPerTask: 2)
+    }
+
+    @Test func directivesComeFirstAndTheTaskRunsInTheBackground() {
         let options = SlurmJobScript.Options(
             partition: "gpu", time: "02:00:00", memory: "8G", maxParallel: 4, extraArguments: ["--account=lab"])
-        let script = SlurmJobScript(trials: [0, 2, 5], sweepFolder: folder, executable: executable, name: "actionlab-x",
-                                    options: options, threads: 2)
-        #expect(script.tasks == [[0], [2], [5]])
+        let script = trialScript(options: options)
+        #expect(script.taskCount == 3)
         let lines = script.text.split(separator: "\n").map(String.init)
         for directive in ["#SBATCH --array=0-2%4", "#SBATCH --partition=gpu", "#SBATCH --time=02:00:00", "#SBATCH --mem=8G",
-                          "#SBATCH --cpus-per-task=2", "#SBATCH --account=lab",
+                          "#SBATCH --cpus-per-task=2", "#SBATCH --account=lab", "#SBATCH --requeue", "#SBATCH --signal=B:TERM@60",
                           "#SBATCH --output='/shared/sweeps/basic motions/slurm/logs/%A_%a.out'"] {
             #expect(lines.contains(directive), "\(directive) missing from:\n\(script.text)")
         }
+        #expect(lines.contains("# three trials"))
         #expect(lines.contains("tasks=(\"0\" \"2\" \"5\")"))
-        #expect(lines.contains { $0.hasPrefix("/opt/actionlab/bin/actionlab trial '/shared/sweeps/basic motions' ${tasks[$SLURM_ARRAY_TASK_ID]}") })
+        #expect(lines.contains("/opt/actionlab/bin/actionlab trial '/shared/sweeps/basic motions' ${tasks[$SLURM_ARRAY_TASK_ID]} &"))
+        #expect(lines.contains("status_dir='/shared/sweeps/basic motions/slurm/tasks'"))
         // Every #SBATCH line comes before the first command, as sbatch requires.
         let lastDirective = lines.lastIndex { $0.hasPrefix("#SBATCH") } ?? 0
         let firstCommand = lines.firstIndex { !$0.hasPrefix("#") } ?? lines.count
         #expect(lastDirective < firstCommand)
+        #expect(trialScript(options: .init(cpusPerTask: 6)).text.contains("#SBATCH --cpus-per-task=6\n"))
+        #expect(trialScript(options: .init()).text.contains("#SBATCH --array=0-2\n"))
+    }
+
+    /// The script runs under bash as a task would and records its command's exit status. (The
+    /// `TERM` trap's 143 is checked on the cluster, by `SlurmLauncherTests`' `scancel`: a test
+    /// runner's children may start with `TERM` ignored, which bash cannot trap.)
+    @Test func theScriptRecordsTheExitStatusOfItsCommand() throws {
+        let directory = try TemporaryDirectory()
+        let script = SlurmJobScript(
+            name: "t", jobFolder: directory.url, summary: [], command: "exit_three() { return 3; }; exit_three", taskCount: 1,
+            options: .init(), defaultCPUsPerTask: 1)
+        let file = directory.file("job.sh")
+        try script.text.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [file.path]
+        process.environment = ["SLURM_ARRAY_JOB_ID": "77", "SLURM_ARRAY_TASK_ID": "0", "PATH": "/usr/bin:/bin"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3)
+        let recorded = try #require(SlurmJobScript.exitStatus(arrayJobID: "77", task: 0, in: directory.url))
+        #expect(recorded.status == 3 && !recorded.node.isEmpty)
+        #expect(SlurmJobScript.exitStatus(arrayJobID: "77", task: 1, in: directory.url) == nil)
     }
 
     @Test func trialsPerTaskAndTheArraySizeLimitGroupTrials() {
-        let grouped = SlurmJobScript(trials: Array(0..<7), sweepFolder: folder, executable: executable, name: "n",
-                                     options: .init(trialsPerTask: 3), threads: 1)
-        #expect(grouped.tasks == [[0, 1, 2], [3, 4, 5], [6]])
-        #expect(grouped.text.contains("#SBATCH --array=0-2\n"))
-        let large = SlurmJobScript(trials: Array(0..<2500), sweepFolder: folder, executable: executable, name: "n",
-                                   options: .init(), threads: 1)
-        #expect(large.tasks.count <= SlurmJobScript.maxArrayTasks)
-        #expect(large.tasks.flatMap { $0 } == Array(0..<2500))
+        #expect(SlurmJobScript.trialGroups([0, 2, 5], trialsPerTask: nil) == [[0], [2], [5]])
+        #expect(SlurmJobScript.trialGroups(Array(0..<7), trialsPerTask: 3) == [[0, 1, 2], [3, 4, 5], [6]])
+        let large = SlurmJobScript.trialGroups(Array(0..<2500), trialsPerTask: nil)
+        #expect(large.count <= SlurmJobScript.maxArrayTasks)
+        #expect(large.flatMap { $0 } == Array(0..<2500))
+    }
+
+    @Test func wordsAreQuotedForTheShell() {
+        #expect(SlurmJobScript.quoted("/plain/path_1.json5") == "/plain/path_1.json5")
+        #expect(SlurmJobScript.quoted("a b") == "'a b'")
+        #expect(SlurmJobScript.quoted("it's") == "'it'\\''s'")
+        #expect(SlurmJobScript.quoted("") == "''")
+        #expect(SlurmJobScript.quoted("$(rm -rf /)") == "'$(rm -rf /)'")
     }
 }

@@ -48,3 +48,17 @@ public struct ManifestVideos {
         }
     }
 }
+
+extension ManifestVideos {
+    /// Shard `index` of `count`: the videos at positions `index`, `index + count`, `index + 2·count`, …
+    /// of ``videos``, as `extract --shard index/count` runs them. The listing is deterministic
+    /// (manifest order, folders sorted), so `count` shards cover every video once. Listing
+    /// failures go with shard 0 only, so that they are reported once.
+    /// - Precondition: `0 <= index < count`; the command line checks it.
+    public func shard(_ index: Int, of count: Int) -> ManifestVideos {
+        var part = self
+        part.videos = videos.enumerated().filter { $0.offset % count == index }.map(\.element)
+        if index != 0 { part.listingFailures = [] }
+        return part
+    }
+}

@@ -11,8 +11,9 @@ struct CommandLineArguments {
     let specification: CommandSpecification
     /// Positional arguments in order.
     private(set) var positionals: [String] = []
-    /// Option values by name (without the leading dashes); a flag's value is `true`.
-    private var options: [String: String] = [:]
+    /// Option values by name (without the leading dashes), in the order given; a flag's value
+    /// is `true`.
+    private var options: [String: [String]] = [:]
 
     /// Parses `arguments` (after the subcommand name) against `specification`.
     /// - Throws: `UsageError` for an unknown option, a missing value, a value given to a flag,
@@ -41,10 +42,10 @@ struct CommandLineArguments {
             }
             if option.kind == .flag {
                 guard value == nil else { throw UsageError("option --\(name) takes no value") }
-                options[name] = "true"
+                options[name] = ["true"]
             } else {
                 guard let given = value ?? remaining.popFirst() else { throw UsageError("option --\(name) needs a value") }
-                options[name] = given
+                options[name, default: []].append(given)
             }
         }
         try checkPositionalCount()
@@ -88,12 +89,20 @@ struct CommandLineArguments {
         options[option.declaration.name] != nil
     }
 
-    /// The value of `option`, or nil if it was not given.
+    /// The value of `option` (the last one, if it was given more than once), or nil if it was
+    /// not given.
     /// - Throws: `UsageError` if the value is not of the option's kind (`--jobs two`), or if
     ///   the command's specification does not declare the option.
     func value<Value>(of option: CommandOption<Value>) throws -> Value? {
         try checkDeclared(option.declaration)
-        return try options[option.declaration.name].map(option.value(from:))
+        return try options[option.declaration.name]?.last.map(option.value(from:))
+    }
+
+    /// Every value of a repeatable option, in the order given; empty if it was not given.
+    /// - Throws: `UsageError` as ``value(of:)``.
+    func values<Value>(of option: CommandOption<Value>) throws -> [Value] {
+        try checkDeclared(option.declaration)
+        return try (options[option.declaration.name] ?? []).map(option.value(from:))
     }
 
     /// The value of a required option (the parser has checked that it was given).

@@ -38,6 +38,12 @@ extension CommandOption where Value == String {
         Self(OptionDeclaration(name: name, valueName: valueName, kind: .text, help: help, isRequired: isRequired)) { $0 }
     }
 
+    /// An option that may be given several times, each value any text, read with
+    /// ``CommandLineArguments/values(of:)``: `--sbatch-arg ARG...`.
+    static func repeatedText(_ name: String, valueName: String, help: String) -> Self {
+        Self(OptionDeclaration(name: name, valueName: valueName, kind: .text, help: help, isRequired: false, isRepeatable: true)) { $0 }
+    }
+
     /// An option whose value is a comma-separated list of names, checked by the command's own
     /// list reader (which knows the names): `--format onnx,safetensors,h5`.
     static func commaList(_ name: String, valueName: String, help: String) -> Self {

@@ -14,6 +14,9 @@ struct OptionDeclaration: Sendable, Hashable {
     let help: String
     /// Whether the command fails without it; the usage then shows it without brackets.
     let isRequired: Bool
+    /// Whether it may be given several times, each value kept (`--sbatch-arg A --sbatch-arg B`);
+    /// otherwise the last one given counts.
+    var isRepeatable = false
 
     /// The option as typed: `--output`.
     var spelling: String { "--" + name }
@@ -22,7 +25,7 @@ struct OptionDeclaration: Sendable, Hashable {
     var synopsis: String { valueName.map { "\(spelling) \($0)" } ?? spelling }
 
     /// The option in a command's usage line: `[--output DIR]`, or `--output DIR` if required.
-    var usage: String { isRequired ? synopsis : "[\(synopsis)]" }
+    var usage: String { (isRequired ? synopsis : "[\(synopsis)]") + (isRepeatable ? "..." : "") }
 
     /// The usage error when a required option is absent: `missing --output DIR, <help>`.
     var missingMessage: String { "missing \(synopsis), \(help)" }

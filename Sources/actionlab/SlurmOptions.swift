@@ -1,0 +1,74 @@
+import Foundation
+import Sweeps
+
+/// The options of `run` and `extract` that choose the launcher and, with `--launcher slurm`,
+/// the job array's resources: declared once, read into ``SlurmJobScript/Options``.
+enum SlurmOptions {
+    static let launcher = CommandOption.text(
+        "launcher", valueName: "local|slurm",
+        help: "where the work runs: local (default: here) or slurm (write a job script, submit it as a Slurm job "
+            + "array, print the job ids and return; `actionlab status` follows it)")
+    static let partition = CommandOption.text("partition", valueName: "P", help: "with --launcher slurm: sbatch --partition")
+    static let time = CommandOption.text(
+        "time", valueName: "T",
+        help: "with --launcher slurm: each array task's time limit, as sbatch --time (MM, HH:MM:SS, D-HH); a task "
+            + "gets TERM a minute before it and stops cleanly")
+    static let cpusPerTask = CommandOption.positiveInteger(
+        "cpus-per-task", valueName: "N",
+        help: "with --launcher slurm: CPUs of each array task (default: training.threads for trials, 1 for extraction)")
+    static let memory = CommandOption.text("mem", valueName: "M", help: "with --launcher slurm: sbatch --mem (8G, 4000M)")
+    static let maxParallel = CommandOption.positiveInteger(
+        "max-parallel", valueName: "K", help: "with --launcher slurm: at most K array tasks at once (the array's %K)")
+    static let sbatchArgument = CommandOption.repeatedText(
+        "sbatch-arg", valueName: "ARG",
+        help: "with --launcher slurm: one more sbatch option, written as a #SBATCH line of the job script "
+            + "(--sbatch-arg=--account=lab --sbatch-arg=--qos=long)")
+
+    /// The resource options, in the order the help lists them.
+    static let resources: [any DeclaredOption] = [partition, time, cpusPerTask, memory, maxParallel, sbatchArgument]
+
+    /// Whether `--launcher slurm` was given.
+    /// - Throws: `UsageError` for another launcher than local or slurm, or for a resource option
+    ///   (or one of `slurmOnly`) given without `--launcher slurm`.
+    static func isSlurm(_ parsed: CommandLineArguments, slurmOnly: [any DeclaredOption] = []) throws -> Bool {
+        switch try parsed.value(of: launcher) ?? "local" {
+        case "local":
+            if let given = (resources + slurmOnly).first(where: { parsed.isGiven($0) }) {
+                throw UsageError("\(given.declaration.spelling) goes with --launcher slurm")
+            }
+            return false
+        case "slurm":
+            return true
+        case let other:
+            throw UsageError("--launcher \(other): expected local or slurm")
+        }
+    }
+
+    /// The job array's options as given.
+    /// - Throws: `UsageError` for a value of the wrong kind, or an `--sbatch-arg` that is not
+    ///   an option (`--account=lab`).
+    static func options(_ parsed: CommandLineArguments, trialsPerTask: Int? = nil) throws -> SlurmJobScript.Options {
+        let extra = try parsed.values(of: sbatchArgument)
+        if let bad = extra.first(where: { !$0.hasPrefix("-") || $0.contains("\n") }) {
+            throw UsageError("--sbatch-arg '\(bad)': expected one sbatch option, such as --account=lab")
+        }
+        for option in [partition, time, memory] {
+            if let value = try parsed.value(of: option), value.isEmpty || value.contains(where: \.isNewline) {
+                throw UsageError("\(option.declaration.spelling) '\(value)': expected one line of text")
+            }
+        }
+        return SlurmJobScript.Options(
+            partition: try parsed.value(of: partition), time: try parsed.value(of: time),
+            cpusPerTask: try parsed.value(of: cpusPerTask), memory: try parsed.value(of: memory),
+            maxParallel: try parsed.value(of: maxParallel), trialsPerTask: trialsPerTask, extraArguments: extra)
+    }
+
+    /// This `actionlab` executable, which the job script runs on the nodes.
+    /// - Throws: `UsageError` when it cannot be found.
+    static func executable() throws -> URL {
+        guard let executable = Console.executable else {
+            throw UsageError("--launcher slurm: cannot tell where this actionlab executable is, for the job script")
+        }
+        return executable
+    }
+}
