@@ -76,6 +76,7 @@ extension ExperimentConfiguration: ManifestSection {
                     + "is '\(ValidationConfiguration.Strategy.none.rawValue)'")
         }
         _ = object.member("sweep")  // read by SweepPlan
+        _ = object.member("launcher")  // read by SweepPlan
         Self.checkPoseSources(dataset, layout: features.layout, features: reading.node(\.features))
         // A section that is not an object has been reported; its default only keeps the
         // configuration whole until the manifest error is thrown.

@@ -71,7 +71,7 @@ public struct SlurmLauncher {
         let reportID = try client.submit(reportURL, arguments: ["--dependency=afterany:\(arrayID)"])
         let submission = SlurmSubmission(
             number: number, arrayJobID: arrayID, reportJobID: reportID, tasks: tasks,
-            submitted: Date().timeIntervalSince1970)
+            submitted: Date().timeIntervalSince1970, options: options)
         submissions.append(submission)
         try AtomicFile.writeJSON(submissions, to: SlurmSubmission.fileURL(in: folder))
         log("submitted job array \(arrayID) (\(toRun.count) trial\(toRun.count == 1 ? "" : "s") in \(tasks.count) task\(tasks.count == 1 ? "" : "s"); logs in "
@@ -108,6 +108,9 @@ public struct SlurmSubmission: Codable, Equatable, Sendable {
     public var tasks: [[Int]]
     /// Seconds since 1970.
     public var submitted: Double
+    /// The resources it was submitted with; `run DIR --launcher slurm` submits again with them,
+    /// unless the command line gives others. Nil in records written before it was kept.
+    public var options: SlurmJobScript.Options?
 
     /// `slurm/submissions.json` in `folder`.
     public static func fileURL(in folder: URL) -> URL {

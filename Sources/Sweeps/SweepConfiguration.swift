@@ -84,6 +84,10 @@ extension SweepConfiguration {
             for member in members {
                 let memberNode = gridNode.child(member.value, at: gridNode.path.appending(key: member.key))
                 let keys = member.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                if keys.first == "launcher" {
+                    memberNode.report("cannot sweep '\(member.key)': the launcher says where trials run, not what they compute")
+                    continue
+                }
                 if keys.contains(where: \.isEmpty) || keys.first == "sweep" || member.key == "name" {
                     memberNode.report("cannot sweep '\(member.key)': give a dotted path to a setting, such as 'windows.duration'")
                     continue

@@ -14,6 +14,8 @@ public struct SweepPlan: Sendable {
     public var base: ExperimentConfiguration
     /// The `sweep` section (no axes for a plain manifest).
     public var sweep: SweepConfiguration
+    /// The `launcher` section: where the trials and the extraction run (not part of any trial).
+    public var launcher = LauncherConfiguration()
     /// One configuration per grid cell, first axis varying slowest.
     public var cells: [ExperimentConfiguration]
     /// Every cell crossed with its seeds.
@@ -61,6 +63,13 @@ public struct SweepPlan: Sendable {
             if let read = SweepConfiguration.read(node) { (sweep, grid) = read }
             issues += diagnostics.issues
         }
+        var launcher = LauncherConfiguration()
+        if let member = document["launcher"] {
+            let diagnostics = ManifestDiagnostics(baseDirectory: baseDirectory)
+            let node = ManifestNode(value: member, path: JSONPath.root.appending(key: "launcher"), diagnostics: diagnostics)
+            if let read = node.object({ LauncherConfiguration(readingSettingsOf: $0) }) { launcher = read }
+            issues += diagnostics.issues
+        }
         guard let base = decodedBase, issues.isEmpty else { throw ManifestError(filePath: fileName, issues: issues) }
 
         // Duration, size and frame rate are linked: a grid over two of them needs the third unset.
@@ -73,7 +82,7 @@ public struct SweepPlan: Sendable {
             : nil
         var cells: [ExperimentConfiguration] = []
         for (index, assignment) in Self.cartesianProduct(grid.map(\.values)).enumerated() {
-            var edited: JSON5Value? = document.removing("sweep")
+            var edited: JSON5Value? = document.removing("sweep").removing("launcher")
             for (axis, value) in zip(grid, assignment) { edited = edited?.setting(axis.path[...], to: value) }
             let label = zip(sweep.axes, assignment).map { "\($0.path)=\($1.jsonString(sortedKeys: true))" }.joined(separator: ", ")
             guard let edited else {
@@ -101,7 +110,9 @@ public struct SweepPlan: Sendable {
             if let configuration { cells.append(configuration) }
         }
         guard issues.isEmpty else { throw ManifestError(filePath: fileName, issues: Self.deduplicated(issues)) }
-        return try SweepPlan(base: base, sweep: sweep, cells: cells)
+        var plan = try SweepPlan(base: base, sweep: sweep, cells: cells)
+        plan.launcher = launcher
+        return plan
     }
 
     /// A plan from configurations already decoded (tests, programmatic use).

@@ -43,13 +43,17 @@ enum ExtractCommand: Subcommand {
             let parsed = try CommandLineArguments(arguments, for: specification)
             let manifestURL = URL(fileURLWithPath: try parsed.value(of: manifest))
             let part = try parsed.value(of: shard).map(Self.shard(from:))
-            let isSlurm = try SlurmOptions.isSlurm(parsed, slurmOnly: [shards, output])
-            if isSlurm && part != nil {
+            let given = try SlurmOptions.givenKind(parsed, slurmOnly: [shards, output])
+            if given == .slurm && part != nil {
                 throw UsageError("--shard goes with the local launcher: --launcher slurm gives each array task its shard")
             }
+            let givenOptions = try SlurmOptions.options(parsed)
             let plan = try ValidateCommand.loadPlan(manifestURL)
-            if isSlurm {
-                try submit(plan: plan, manifest: manifestURL, parsed)
+            // --launcher, else local for one shard (what each array task runs), else the manifest's.
+            let kind = given ?? (part != nil ? .local : plan.launcher.kind)
+            try SlurmOptions.check(kind, parsed, slurmOnly: [shards, output])
+            if kind == .slurm {
+                try submit(plan: plan, manifest: manifestURL, options: plan.launcher.overridden(by: givenOptions), parsed)
                 return
             }
             let cache = try FeatureCache(directory: plan.base.features.cache) { discarded in
@@ -80,8 +84,7 @@ enum ExtractCommand: Subcommand {
     }
 
     /// Submits the extraction of `plan`'s videos as a job array and prints the job folder.
-    private static func submit(plan: SweepPlan, manifest: URL, _ parsed: CommandLineArguments) throws {
-        let options = try SlurmOptions.options(parsed)
+    private static func submit(plan: SweepPlan, manifest: URL, options: SlurmJobScript.Options, _ parsed: CommandLineArguments) throws {
         let executable = try SlurmOptions.executable()
         let videos = ManifestVideos(configurations: plan.cells)
         for failure in videos.listingFailures { Console.error("failed: \(failure)") }

@@ -68,22 +68,34 @@ enum RunCommand: Subcommand {
                 print(target.path)
                 return
             }
+            let given = try SlurmOptions.givenKind(parsed, slurmOnly: [trialsPerTask])
+            let givenOptions = try SlurmOptions.options(parsed, trialsPerTask: try parsed.value(of: trialsPerTask))
+            let localOnly = parsed.isGiven(Self.jobs) || parsed.isSet(prepare)
+            if given == .slurm && localOnly {
+                throw UsageError("--launcher slurm runs the trials as a job array: --jobs and --prepare go with the local launcher")
+            }
             let outputFolder = isFolder ? target : output.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let plan = isFolder ? nil : try ValidateCommand.loadPlan(target)
+            let submissions = isFolder ? try SlurmSubmission.all(in: target) : []
+            // --launcher, else local for --jobs and --prepare, else the manifest's launcher, else
+            // the folder's last one.
+            let kind = given ?? (localOnly ? .local : nil) ?? plan?.launcher.kind ?? (submissions.isEmpty ? .local : .slurm)
+            try SlurmOptions.check(kind, parsed, slurmOnly: [trialsPerTask])
             /// The runner of `target`: a new sweep of the manifest, or the folder's own.
             func runner(log: @escaping @Sendable (String) -> Void) throws -> SweepRunner {
-                var runner = isFolder
-                    ? try SweepRunner.resuming(target, log: log)
-                    : SweepRunner(plan: try ValidateCommand.loadPlan(target), manifestURL: target, log: log)
+                var runner = try plan.map { SweepRunner(plan: $0, manifestURL: target, log: log) }
+                    ?? SweepRunner.resuming(target, log: log)
                 if let threads {
                     runner.plan = try runner.plan.adjusting { $0.training.threads = threads }
                 }
                 return runner
             }
-            if try SlurmOptions.isSlurm(parsed, slurmOnly: [trialsPerTask]) {
-                if parsed.isGiven(Self.jobs) || parsed.isSet(prepare) {
-                    throw UsageError("--launcher slurm runs the trials as a job array: --jobs and --prepare go with the local launcher")
-                }
-                let options = try SlurmOptions.options(parsed, trialsPerTask: try parsed.value(of: trialsPerTask))
+            if kind == .slurm {
+                // The command line's options, else the manifest's launcher section, else those
+                // of the folder's last submission.
+                let base = plan?.launcher.slurm ?? submissions.last?.options ?? SlurmJobScript.Options()
+                let options = LauncherConfiguration(kind: .slurm, slurm: base)
+                    .overridden(by: givenOptions)
                 let executable = try SlurmOptions.executable()
                 let folder = try runner(log: Console.progress).run(output: outputFolder, prepareOnly: true)
                 if let submission = try SlurmLauncher(options: options, executable: executable).submit(folder, log: Console.progress) {

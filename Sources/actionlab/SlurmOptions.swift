@@ -6,8 +6,8 @@ import Sweeps
 enum SlurmOptions {
     static let launcher = CommandOption.text(
         "launcher", valueName: "local|slurm",
-        help: "where the work runs: local (default: here) or slurm (write a job script, submit it as a Slurm job "
-            + "array, print the job ids and return; `actionlab status` follows it)")
+        help: "where the work runs: local (here) or slurm (write a job script, submit it as a Slurm job array, print "
+            + "the job ids and return; `actionlab status` follows it); default: the manifest's launcher.kind (local)")
     static let partition = CommandOption.text("partition", valueName: "P", help: "with --launcher slurm: sbatch --partition")
     static let time = CommandOption.text(
         "time", valueName: "T",
@@ -27,21 +27,26 @@ enum SlurmOptions {
     /// The resource options, in the order the help lists them.
     static let resources: [any DeclaredOption] = [partition, time, cpusPerTask, memory, maxParallel, sbatchArgument]
 
-    /// Whether `--launcher slurm` was given.
+    /// The launcher `--launcher` names, or nil when it is not given (then the manifest's
+    /// `launcher.kind` or the sweep folder's last launcher applies: ``check(_:_:slurmOnly:)``).
     /// - Throws: `UsageError` for another launcher than local or slurm, or for a resource option
-    ///   (or one of `slurmOnly`) given without `--launcher slurm`.
-    static func isSlurm(_ parsed: CommandLineArguments, slurmOnly: [any DeclaredOption] = []) throws -> Bool {
-        switch try parsed.value(of: launcher) ?? "local" {
-        case "local":
-            if let given = (resources + slurmOnly).first(where: { parsed.isGiven($0) }) {
-                throw UsageError("\(given.declaration.spelling) goes with --launcher slurm")
-            }
-            return false
-        case "slurm":
-            return true
-        case let other:
-            throw UsageError("--launcher \(other): expected local or slurm")
+    ///   (or one of `slurmOnly`) given with `--launcher local`.
+    static func givenKind(_ parsed: CommandLineArguments, slurmOnly: [any DeclaredOption] = []) throws -> LauncherConfiguration.Kind? {
+        guard let name = try parsed.value(of: launcher) else { return nil }
+        guard let kind = LauncherConfiguration.Kind(rawValue: name) else {
+            throw UsageError("--launcher \(name): expected local or slurm")
         }
+        try check(kind, parsed, slurmOnly: slurmOnly)
+        return kind
+    }
+
+    /// Checks that no resource option (nor one of `slurmOnly`) is given when the work runs on
+    /// the local launcher.
+    /// - Throws: `UsageError` naming the option.
+    static func check(_ kind: LauncherConfiguration.Kind, _ parsed: CommandLineArguments, slurmOnly: [any DeclaredOption] = []) throws {
+        guard kind == .local, let given = (resources + slurmOnly).first(where: { parsed.isGiven($0) }) else { return }
+        throw UsageError("\(given.declaration.spelling) goes with the Slurm launcher: --launcher slurm, or launcher.kind \"slurm\" "
+            + "in the manifest")
     }
 
     /// The job array's options as given.

@@ -9,7 +9,7 @@ import Testing
 /// on resubmission. Without a cluster these tests fail, saying how to start one.
 @Suite(.serialized) struct SlurmLauncherTests {
     /// A BasicMotions manifest of 3 seeds and `epochs` epochs, its data by absolute path.
-    static func manifest(epochs: Int, in scratch: TemporaryDirectory) throws -> URL {
+    static func manifest(epochs: Int, launcher: String = "", in scratch: TemporaryDirectory) throws -> URL {
         let train = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts").path
         let test = try TestData.file("uea/BasicMotions/BasicMotions_TEST.ts").path
         return try writeFixture("""
@@ -23,6 +23,7 @@ import Testing
               features: { layout: "accelerometer-gyroscope", frameRate: 10, cache: "\(scratch.file("cache").path)" },
               windows: { duration: 10 },
               training: { seeds: [1, 2, 3], epochs: \(epochs) },
+              \(launcher)
             }
             """, named: "basicmotions-slurm.json5", in: scratch.url)
     }
@@ -62,14 +63,16 @@ import Testing
     @Test func theArrayAndTheReportJobGiveTheLocalLeaderboard() throws {
         try Self.requireCluster()
         let scratch = try TemporaryDirectory()
-        let manifest = try Self.manifest(epochs: 3, in: scratch)
-        let submitted = try CommandLineTool.run(
-            ["run", manifest.path, "--launcher", "slurm", "--cpus-per-task", "1", "--output", scratch.file("slurm").path],
-            in: scratch.url)
+        // The manifest's launcher section chooses Slurm; --launcher local overrides it.
+        let manifest = try Self.manifest(epochs: 3, launcher: "launcher: { kind: \"slurm\", cpusPerTask: 1 },", in: scratch)
+        let submitted = try CommandLineTool.run(["run", manifest.path, "--output", scratch.file("slurm").path], in: scratch.url)
         #expect(submitted.status == 0, "\(submitted.errorOutput)")
+        let script = try String(contentsOf: scratch.file("slurm/slurm/submission-1.sbatch"), encoding: .utf8)
+        #expect(script.contains("#SBATCH --cpus-per-task=1\n") && script.contains("#SBATCH --array=0-2\n"), "\(script)")
         let status = try Self.waitUntilFinished(scratch.file("slurm"), in: scratch.url)
         #expect(status.contains("3 finished; reports current"), "\(status)")
-        let local = try CommandLineTool.run(["run", manifest.path, "--output", scratch.file("local").path], in: scratch.url)
+        let local = try CommandLineTool.run(
+            ["run", manifest.path, "--launcher", "local", "--output", scratch.file("local").path], in: scratch.url)
         #expect(local.status == 0, "\(local.errorOutput)")
         // Every column but the last (seconds) agrees.
         func withoutTiming(_ folder: URL) throws -> [String] {
@@ -161,8 +164,11 @@ import Testing
         #expect(log.contains("cannot open the trial's lock file"), "\(log)")
 
         try FileManager.default.removeItem(at: lock)
-        let again = try CommandLineTool.run(["run", folder.path, "--launcher", "slurm", "--cpus-per-task", "1"], in: scratch.url)
+        // A folder with submissions resumes on Slurm, with the resources of its last submission.
+        let again = try CommandLineTool.run(["run", folder.path], in: scratch.url)
         #expect(again.status == 0 && again.errorOutput.contains("1 trial in 1 task"), "\(again.errorOutput)")
+        let script = try String(contentsOf: folder.appendingPathComponent("slurm/submission-2.sbatch"), encoding: .utf8)
+        #expect(script.contains("#SBATCH --cpus-per-task=1\n"), "\(script)")
         let finished = try Self.waitUntilFinished(folder, in: scratch.url, seconds: 240)
         #expect(finished.contains("3 finished; reports current"), "\(finished)")
         #expect(try Self.completionDates(folder).count == 3)

@@ -175,13 +175,15 @@ import Testing
              error: "'localhost:5000' is not a tracking server URL: give http://HOST:PORT"),
         // The launcher's options: checked before the manifest is read.
         Case(arguments: ["run", "m.json5", "--launcher", "pbs"], status: 2, error: "--launcher pbs: expected local or slurm"),
-        Case(arguments: ["run", "m.json5", "--sbatch-arg=--qos=long"], status: 2, error: "--sbatch-arg goes with --launcher slurm"),
+        Case(arguments: ["run", "m.json5", "--launcher", "local", "--sbatch-arg=--qos=long"], status: 2,
+             error: "--sbatch-arg goes with the Slurm launcher: --launcher slurm, or launcher.kind \"slurm\" in the manifest"),
         Case(arguments: ["run", "m.json5", "--launcher", "slurm", "--jobs", "2"], status: 2,
              error: "--launcher slurm runs the trials as a job array: --jobs and --prepare go with the local launcher"),
         Case(arguments: ["run", "m.json5", "--launcher", "slurm", "--sbatch-arg", "qos=long"], status: 2,
              error: "--sbatch-arg 'qos=long': expected one sbatch option, such as --account=lab"),
         Case(arguments: ["extract", "m.json5", "--shard", "2/2"], status: 2, error: "--shard '2/2': expected I/N with 0 ≤ I < N, such as 0/4"),
-        Case(arguments: ["extract", "m.json5", "--shards", "4"], status: 2, error: "--shards goes with --launcher slurm"),
+        Case(arguments: ["extract", "m.json5", "--launcher", "local", "--shards", "4"], status: 2,
+             error: "--shards goes with the Slurm launcher: --launcher slurm, or launcher.kind \"slurm\" in the manifest"),
         Case(arguments: ["extract", "m.json5", "--launcher", "slurm", "--shard", "0/2"], status: 2,
              error: "--shard goes with the local launcher: --launcher slurm gives each array task its shard"),
         // `--name=value` and `--` are accepted: these fail only on the missing manifest.

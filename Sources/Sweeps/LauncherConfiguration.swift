@@ -1,0 +1,90 @@
+import Foundation
+import JSON5
+import ManifestSchema
+
+/// A manifest's `launcher` section: where `actionlab run MANIFEST` and `actionlab extract
+/// MANIFEST` run their work, and the Slurm job array's resources, the same settings as the
+/// command-line options `--launcher`, `--partition`, `--time`, `--cpus-per-task`, `--mem`,
+/// `--max-parallel`, `--trials-per-task` and `--sbatch-arg`, which override them key by key.
+///
+/// Read by ``SweepPlan`` beside `sweep`, not part of any trial's configuration: where a trial
+/// runs does not change what it computes, so the launcher never changes a trial's id.
+public struct LauncherConfiguration: Sendable, Equatable {
+    /// Where the work runs.
+    public enum Kind: String, Sendable, Codable, ManifestChoice {
+        /// On this machine (`run`'s `--jobs` workers).
+        case local
+        /// As a Slurm job array (``SlurmLauncher``).
+        case slurm
+    }
+
+    public var kind: Kind = .local
+    /// The job array's resources; ``SlurmJobScript/Options/trialsPerTask`` applies to trials only.
+    public var slurm = SlurmJobScript.Options()
+
+    public init(kind: Kind = .local, slurm: SlurmJobScript.Options = .init()) {
+        self.kind = kind
+        self.slurm = slurm
+    }
+
+    /// `options` where given, this section's values elsewhere.
+    public func overridden(by options: SlurmJobScript.Options) -> SlurmJobScript.Options {
+        SlurmJobScript.Options(
+            partition: options.partition ?? slurm.partition, time: options.time ?? slurm.time,
+            cpusPerTask: options.cpusPerTask ?? slurm.cpusPerTask, memory: options.memory ?? slurm.memory,
+            maxParallel: options.maxParallel ?? slurm.maxParallel, trialsPerTask: options.trialsPerTask ?? slurm.trialsPerTask,
+            extraArguments: options.extraArguments.isEmpty ? slurm.extraArguments : options.extraArguments)
+    }
+}
+
+extension LauncherConfiguration: ManifestSection {
+    package static var defaults: LauncherConfiguration { LauncherConfiguration() }
+
+    package static var settings: [Setting<LauncherConfiguration>] {
+        [
+            Setting("kind", \.kind, .choice(Kind.self),
+                    "where `run MANIFEST` and `extract MANIFEST` run: here, or as a Slurm job array (`--launcher`)"),
+            Setting("partition", \.slurm.partition, .optional(oneLine), "Slurm: `sbatch --partition` (`--partition`); default: the cluster's"),
+            Setting("time", \.slurm.time, .optional(oneLine),
+                    "Slurm: each array task's time limit, as `sbatch --time` (`MM`, `HH:MM:SS`, `D-HH`; `--time`); default: the partition's"),
+            Setting("cpusPerTask", \.slurm.cpusPerTask, .optional(.integer(.atLeast(1))),
+                    "Slurm: CPUs of each array task (`--cpus-per-task`); default `training.threads` for trials, 1 for extraction"),
+            Setting("memory", \.slurm.memory, .optional(oneLine), "Slurm: `sbatch --mem`, such as `\"8G\"` (`--mem`); default: the partition's"),
+            Setting("maxParallel", \.slurm.maxParallel, .optional(.integer(.atLeast(1))),
+                    "Slurm: at most this many array tasks at once, the array's `%K` (`--max-parallel`); default: no limit"),
+            Setting("trialsPerTask", \.slurm.trialsPerTask, .optional(.integer(.atLeast(1))),
+                    "Slurm: trials each array task runs one after another (`--trials-per-task`); default 1, more above 1000 trials"),
+            Setting("sbatchArguments", \.slurm.extraArguments, .list(sbatchArgument),
+                    "Slurm: further `sbatch` options, each a `#SBATCH` line, such as `[\"--account=lab\", \"--qos=long\"]` (`--sbatch-arg`)"),
+        ]
+    }
+
+    /// A non-empty string of one line (it becomes part of a `#SBATCH` line).
+    private static var oneLine: SettingKind<String> {
+        SettingKind(type: "string", bounds: "one line, not empty", describe: { JSONStringEscaping.quoted($0) }) { node in
+            guard let text = node.string() else { return nil }
+            guard !text.isEmpty, !text.contains(where: \.isNewline) else {
+                node.report("expected one line of text, not empty")
+                return nil
+            }
+            return text
+        }
+    }
+
+    /// One `sbatch` option: one line starting with `-`.
+    private static var sbatchArgument: SettingKind<String> {
+        SettingKind(type: "string", bounds: "an sbatch option, such as `--account=lab`", describe: { JSONStringEscaping.quoted($0) }) { node in
+            guard let text = node.string() else { return nil }
+            guard text.hasPrefix("-"), !text.contains(where: \.isNewline) else {
+                node.report("expected one sbatch option, such as \"--account=lab\", found \(JSONStringEscaping.quoted(text))")
+                return nil
+            }
+            return text
+        }
+    }
+}
+
+extension LauncherConfiguration: Codable {
+    public func encode(to encoder: Encoder) throws { try encodeSettings(to: encoder) }
+    public init(from decoder: Decoder) throws { try self.init(decodingSettingsFrom: decoder) }
+}
