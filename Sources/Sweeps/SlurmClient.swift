@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Slurm's command-line tools (`sbatch`, `squeue`, `scancel`), run as subprocesses: what the
+/// Slurm's command-line tools (`sbatch`, `squeue`, `sacct`), run as subprocesses: what the
 /// Slurm launcher submits and asks. Every failure names the command and gives its standard error.
 public struct SlurmClient: Sendable {
     /// What `squeue` says of one array task (or job) that is still known to the controller.
@@ -64,6 +64,45 @@ public struct SlurmClient: Sendable {
             guard fields.count == 4 else { throw SlurmError.unexpectedOutput(command: "squeue", output: String(line)) }
             return QueuedTask(arrayJobID: fields[0], taskID: Int(fields[1]), state: fields[2], node: fields[3])
         }
+    }
+
+    /// What the accounting database says of one array task that has ended.
+    public struct AccountedTask: Equatable, Sendable {
+        /// `COMPLETED`, `FAILED`, `CANCELLED`, `TIMEOUT`, `OUT_OF_MEMORY`, `PREEMPTED`, `NODE_FAIL`, …
+        /// (`CANCELLED by <uid>` shortened to `CANCELLED`).
+        public var state: String
+        /// `ExitCode`: `<exit status>:<signal>`, such as `0:9` for a task killed by `SIGKILL`.
+        public var exitCode: String
+        /// The node it ran on.
+        public var node: String
+    }
+
+    /// The array tasks of `jobIDs` in Slurm's accounting (`sacct`), by `<array job id>_<task id>`;
+    /// nil when the cluster keeps no accounting (`sacct` fails: "accounting storage is disabled")
+    /// or has no `sacct`. It alone knows why a task that recorded no exit status ended (killed by
+    /// the out-of-memory killer, a node failure).
+    public func accounting(jobIDs: [String]) -> [String: AccountedTask]? {
+        guard !jobIDs.isEmpty else { return [:] }
+        guard let output = try? run("sacct", [
+            "--noheader", "--parsable2", "--allocations", "--jobs=" + jobIDs.joined(separator: ","),
+            "--format=JobID,State,ExitCode,NodeList",
+        ]) else { return nil }
+        return Self.accountedTasks(output)
+    }
+
+    /// Parses `sacct --parsable2 --format=JobID,State,ExitCode,NodeList` output: one line per
+    /// job, `12_3|TIMEOUT|0:15|node4`. Pending ranges (`12_[4-9]`) and lines of other shapes are
+    /// skipped.
+    static func accountedTasks(_ output: String) -> [String: AccountedTask] {
+        var tasks: [String: AccountedTask] = [:]
+        for line in output.split(separator: "\n") {
+            let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4, let underscore = fields[0].firstIndex(of: "_"),
+                  Int(fields[0][fields[0].index(after: underscore)...]) != nil else { continue }
+            let state = fields[1].split(separator: " ").first.map(String.init) ?? fields[1]
+            tasks[fields[0]] = AccountedTask(state: state, exitCode: fields[2], node: fields[3])
+        }
+        return tasks
     }
 
     /// Runs `command` with `arguments`; returns its standard output.

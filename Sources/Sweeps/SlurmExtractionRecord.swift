@@ -31,6 +31,7 @@ public struct SlurmExtractionRecord: Codable, Equatable, Sendable {
     /// - Throws: ``SlurmClient/SlurmError`` when `squeue` fails.
     public func statusLines(folder: URL, client: SlurmClient = SlurmClient()) throws -> [String] {
         let queued = try client.queued(jobIDs: [arrayJobID])
+        let accounted = client.accounting(jobIDs: [arrayJobID]) ?? [:]
         var counts: [String: Int] = [:]
         var lines = (0..<shards).map { task -> String in
             let log = folder.appendingPathComponent("logs/\(arrayJobID)_\(task).out").path
@@ -39,12 +40,10 @@ public struct SlurmExtractionRecord: Codable, Equatable, Sendable {
             if let live = queued.first(where: { $0.taskID == task || $0.taskID == nil }) {
                 state = live.state == "PENDING" ? "pending" : "running"
                 detail = live.state + (live.node.isEmpty ? "" : " on \(live.node)")
-            } else if let ended = SlurmJobScript.exitStatus(arrayJobID: arrayJobID, task: task, in: folder) {
-                state = ended.status == 0 ? "finished" : "failed"
-                detail = "exit \(ended.status)" + (ended.node.isEmpty ? "" : " on \(ended.node)")
             } else {
-                state = "failed"
-                detail = "ended without an exit status"
+                let ended = SlurmJobScript.exitStatus(arrayJobID: arrayJobID, task: task, in: folder)
+                state = ended?.status == 0 ? "finished" : "failed"
+                detail = SweepStatus.endedState(recorded: ended, accounted: accounted["\(arrayJobID)_\(task)"])
             }
             counts[state, default: 0] += 1
             return "shard \(task)/\(shards): \(state), Slurm task \(arrayJobID)_\(task) (\(detail))"

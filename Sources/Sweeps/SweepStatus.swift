@@ -16,7 +16,9 @@ public struct SweepStatus: Sendable {
         public var state: State
         /// `<array job id>_<task id>` of the latest submission holding the trial; nil without one.
         public var job: String?
-        /// Slurm's state (`squeue`'s), or `exit <status>` recorded by an ended task.
+        /// Slurm's state (`squeue`'s) while the task is known to the controller; once it has
+        /// ended, `sacct`'s state (when the cluster keeps accounting) and the exit status the task
+        /// recorded: `TIMEOUT, exit 143 on node4`.
         public var slurmState: String?
         /// The task's log.
         public var log: URL?
@@ -26,13 +28,15 @@ public struct SweepStatus: Sendable {
     /// Whether `leaderboard.csv` exists and is newer than every finished trial's `complete.json`.
     public var reportsAreCurrent: Bool
 
-    /// Reads the folder and asks Slurm (`squeue`) about its submissions' live tasks.
+    /// Reads the folder and asks Slurm about its submissions' tasks: `squeue` for the live ones,
+    /// `sacct` (when the cluster keeps accounting) for the ended ones.
     /// - Throws: `SweepError.notASweep` for a folder without `sweep.json`; ``SlurmClient/SlurmError``
     ///   when the folder has submissions and `squeue` fails.
     public init(folder: URL, client: SlurmClient = SlurmClient()) throws {
         let record = try SweepRecord(folder: folder)
         let submissions = try SlurmSubmission.all(in: folder)
         let queued = try client.queued(jobIDs: submissions.map(\.arrayJobID))
+        let accounted = client.accounting(jobIDs: submissions.map(\.arrayJobID)) ?? [:]
         var newest: Date = .distantPast
         rows = record.trials.map { trial in
             var row = Row(trial: trial.index, id: trial.id, state: .notSubmitted)
@@ -50,19 +54,37 @@ public struct SweepStatus: Sendable {
             if let live = queued.first(where: { $0.arrayJobID == submission.arrayJobID && ($0.taskID == task || $0.taskID == nil) }) {
                 row.slurmState = live.state
                 if row.state != .finished { row.state = live.state == "PENDING" ? .pending : .running }
-            } else if let ended = submission.exitStatus(task: task, in: folder) {
-                row.slurmState = "exit \(ended.status)" + (ended.node.isEmpty ? "" : " on \(ended.node)")
-                if row.state != .finished { row.state = .failed }
-            } else if row.state != .finished {
-                // Gone from the queue without recording an exit: killed with SIGKILL, or the node failed.
-                row.slurmState = "ended without an exit status"
-                row.state = .failed
+            } else {
+                let ended = submission.exitStatus(task: task, in: folder)
+                let accounting = accounted[row.job ?? ""]
+                if row.state != .finished {
+                    row.state = .failed
+                    row.slurmState = Self.endedState(recorded: ended, accounted: accounting)
+                } else if ended != nil || accounting != nil {
+                    row.slurmState = Self.endedState(recorded: ended, accounted: accounting)
+                }
             }
             return row
         }
         let leaderboard = folder.appendingPathComponent("leaderboard.csv")
         let written = (try? FileManager.default.attributesOfItem(atPath: leaderboard.path))?[.modificationDate] as? Date
         reportsAreCurrent = written.map { $0 >= newest } ?? false
+    }
+
+    /// How an ended task is shown: `sacct`'s state when the cluster keeps accounting, and the
+    /// exit status the task recorded, with its node: `TIMEOUT, exit 143 on node4`; without
+    /// either, `ended without an exit status` (killed with `SIGKILL`, or its node failed).
+    static func endedState(recorded: (status: Int, node: String)?, accounted: SlurmClient.AccountedTask?) -> String {
+        var parts: [String] = []
+        if let accounted { parts.append(accounted.state) }
+        if let recorded {
+            parts.append("exit \(recorded.status)" + (recorded.node.isEmpty ? "" : " on \(recorded.node)"))
+        } else if let accounted {
+            parts.append("exit code \(accounted.exitCode)" + (accounted.node.isEmpty ? "" : " on \(accounted.node)"))
+        } else {
+            parts.append("ended without an exit status")
+        }
+        return parts.joined(separator: ", ")
     }
 
     /// One line per trial and a last line on the reports.

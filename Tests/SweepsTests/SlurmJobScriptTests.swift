@@ -1,6 +1,6 @@
 import ActionLabTestSupport
 import Foundation
-import Sweeps
+@testable import Sweeps
 import Testing
 
 /// The job script `run --launcher slurm` writes: directives, task grouping, quoting.
@@ -76,5 +76,34 @@ import Testing
         #expect(SlurmJobScript.quoted("it's") == "'it'\\''s'")
         #expect(SlurmJobScript.quoted("") == "''")
         #expect(SlurmJobScript.quoted("$(rm -rf /)") == "'$(rm -rf /)'")
+    }
+}
+
+/// What `status` makes of `sacct`: the accounting states of ended tasks beside their recorded
+/// exit status. The local cluster keeps no accounting, so the parsing is checked on `sacct`'s
+/// documented `--parsable2` output.
+@Suite struct SlurmAccountingTests {
+    @Test func sacctLinesBecomeTasksAndPendingRangesAreSkipped() {
+        let output = """
+            12_0|COMPLETED|0:0|node1
+            12_1|CANCELLED by 0|0:15|node2
+            12_2|OUT_OF_MEMORY|0:125|node2
+            12_[3-9]|PENDING|0:0|None assigned
+            13|COMPLETED|0:0|node1
+            """
+        let tasks = SlurmClient.accountedTasks(output)
+        #expect(tasks.count == 3)
+        #expect(tasks["12_0"] == SlurmClient.AccountedTask(state: "COMPLETED", exitCode: "0:0", node: "node1"))
+        #expect(tasks["12_1"]?.state == "CANCELLED")
+        #expect(tasks["12_2"]?.state == "OUT_OF_MEMORY")
+    }
+
+    @Test func anEndedTaskShowsTheAccountingStateAndTheRecordedExit() {
+        let killed = SlurmClient.AccountedTask(state: "OUT_OF_MEMORY", exitCode: "0:125", node: "node2")
+        #expect(SweepStatus.endedState(recorded: nil, accounted: killed) == "OUT_OF_MEMORY, exit code 0:125 on node2")
+        #expect(SweepStatus.endedState(recorded: (143, "node4"), accounted: .init(state: "TIMEOUT", exitCode: "0:15", node: "node4"))
+            == "TIMEOUT, exit 143 on node4")
+        #expect(SweepStatus.endedState(recorded: (1, "vm"), accounted: nil) == "exit 1 on vm")
+        #expect(SweepStatus.endedState(recorded: nil, accounted: nil) == "ended without an exit status")
     }
 }
