@@ -29,7 +29,7 @@ public struct SlurmClient: Sendable {
             switch self {
             case let .notInstalled(command):
                 return "\(command): not found: Slurm's tools are not installed here (Debian: apt-get install slurm-client; "
-                    + "on this machine as root, scripts/slurm-local start runs a one-node cluster)"
+                    + "on this machine as root, scripts/slurm-local start runs a one-node cluster); --launcher local runs the work here"
             case let .failed(command, status, standardError):
                 return "\(command) failed with exit status \(status): "
                     + standardError.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -15,14 +15,14 @@ public struct SlurmExtractionRecord: Codable, Equatable, Sendable {
     public static func fileURL(in folder: URL) -> URL { folder.appendingPathComponent("extraction.json") }
 
     /// The record of the job folder `folder`, or nil when it has none.
-    /// - Throws: `SweepError.notASweep` naming the file when it exists but is not a record.
+    /// - Throws: `SweepError.slurmRecord` naming the file when it exists but is not a record.
     public static func load(from folder: URL) throws -> SlurmExtractionRecord? {
         let url = fileURL(in: folder)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         do {
             return try JSONDecoder().decode(SlurmExtractionRecord.self, from: data)
         } catch {
-            throw SweepError.notASweep(path: folder.path, reason: "\(url.path) is not an extraction record: \(error)")
+            throw SweepError.slurmRecord(path: url.path, reason: "not an extraction record written by extract --launcher slurm: \(error)")
         }
     }
 

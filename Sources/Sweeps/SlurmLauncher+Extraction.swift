@@ -24,12 +24,13 @@ extension SlurmLauncher {
     ///   - jobFolder: A new or empty folder on a file system every node sees.
     ///   - name: The job name.
     /// - Returns: The record written to `extraction.json`.
-    /// - Throws: ``SlurmClient/SlurmError`` when Slurm refuses; `SweepError.notASweep` when
+    /// - Throws: ``SlurmClient/SlurmError`` when Slurm refuses; `SweepError.slurmRecord` when
     ///   `jobFolder` holds other files; an `AtomicFiles` error when a file cannot be written.
     public func submitExtraction(manifest: URL, shards: Int, jobFolder: URL, name: String) throws -> SlurmExtractionRecord {
         let manager = FileManager.default
         if let existing = try? manager.contentsOfDirectory(atPath: jobFolder.path), !existing.isEmpty {
-            throw SweepError.notASweep(path: jobFolder.path, reason: "the extraction job folder is not empty")
+            throw SweepError.slurmRecord(
+                path: jobFolder.path, reason: "the extraction job folder is not empty: give a new --output folder")
         }
         try manager.createDirectory(at: jobFolder.appendingPathComponent("logs"), withIntermediateDirectories: true)
         let shards = min(max(shards, 1), SlurmJobScript.maxArrayTasks)

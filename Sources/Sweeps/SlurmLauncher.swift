@@ -118,14 +118,14 @@ public struct SlurmSubmission: Codable, Equatable, Sendable {
     }
 
     /// The submissions of the sweep in `folder`, oldest first; empty when there are none.
-    /// - Throws: `SweepError.notASweep` naming the file when it exists but is not a submission list.
+    /// - Throws: `SweepError.slurmRecord` naming the file when it exists but is not a submission list.
     public static func all(in folder: URL) throws -> [SlurmSubmission] {
         let url = fileURL(in: folder)
         guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
         do {
             return try JSONDecoder().decode([SlurmSubmission].self, from: data)
         } catch {
-            throw SweepError.notASweep(path: folder.path, reason: "\(url.path) is not a list of Slurm submissions: \(error)")
+            throw SweepError.slurmRecord(path: url.path, reason: "not a list of Slurm submissions written by run --launcher slurm: \(error)")
         }
     }
 

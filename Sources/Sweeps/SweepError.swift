@@ -12,6 +12,9 @@ public enum SweepError: Error, CustomStringConvertible, Equatable {
     case noSuchTrial(index: Int, count: Int)
     /// A folder given to compare is not a sweep folder with finished trials nor a finished trial folder.
     case notComparable(path: String, reason: String)
+    /// A Slurm file of a sweep or extraction job folder (`slurm/submissions.json`,
+    /// `extraction.json`) cannot be used, or a new job folder is not empty.
+    case slurmRecord(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -27,6 +30,8 @@ public enum SweepError: Error, CustomStringConvertible, Equatable {
             return "no trial \(index): the sweep has trials 0 to \(count - 1)"
         case let .notComparable(path, reason):
             return "\(path): cannot compare: \(reason)"
+        case let .slurmRecord(path, reason):
+            return "\(path): \(reason)"
         }
     }
 }

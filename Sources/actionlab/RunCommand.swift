@@ -97,10 +97,18 @@ enum RunCommand: Subcommand {
                 let options = LauncherConfiguration(kind: .slurm, slurm: base)
                     .overridden(by: givenOptions)
                 let executable = try SlurmOptions.executable()
-                let folder = try runner(log: Console.progress).run(output: outputFolder, prepareOnly: true)
+                let slurmRunner = try runner(log: Console.progress)
+                let folder = try slurmRunner.run(output: outputFolder, prepareOnly: true)
                 if let submission = try SlurmLauncher(options: options, executable: executable).submit(folder, log: Console.progress) {
                     Console.progress("job array \(submission.arrayJobID), report job \(submission.reportJobID); "
                         + "'actionlab status \(folder.path)' shows the trials")
+                } else {
+                    // Nothing to submit: every trial finished (the reports are written here if the
+                    // report job did not) or is queued.
+                    let status = try SweepStatus(folder: folder)
+                    if !status.reportsAreCurrent, status.rows.allSatisfy({ $0.state == .finished }) {
+                        try slurmRunner.writeReports(folder)
+                    }
                 }
                 print(folder.path)
                 return

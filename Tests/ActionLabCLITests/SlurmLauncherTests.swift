@@ -77,14 +77,35 @@ import Testing
         // Every column but the last (seconds) agrees.
         #expect(try Self.leaderboardWithoutTiming(scratch.file("slurm")) == Self.leaderboardWithoutTiming(scratch.file("local")))
         // And every trial file, byte for byte, but the timing and the host-dependent records.
-        let slurmFiles = try Self.trialFiles(scratch.file("slurm"))
-        let localFiles = try Self.trialFiles(scratch.file("local"))
-        #expect(slurmFiles.count > 3 * 8 && Set(slurmFiles.keys) == Set(localFiles.keys), "\(slurmFiles.keys.sorted())")
-        for (path, data) in slurmFiles { #expect(localFiles[path] == data, "trials/\(path) differs") }
+        try Self.expectSameTrialFiles(scratch.file("slurm"), scratch.file("local"), trials: 3)
         let provenance = try String(
             contentsOf: try #require(FileManager.default.enumerator(at: scratch.file("slurm/trials"), includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.first { $0.lastPathComponent == "provenance.json" }), encoding: .utf8)
         #expect(provenance.contains("\"array_task_id\""), "no Slurm ids in \(provenance)")
+    }
+
+    /// The acceptance run: `experiments/basicmotions-sweep.json5` as committed (27 trials,
+    /// 60 epochs), its relative paths resolved in a scratch folder that links `data/`.
+    @Test func theCommittedSweepGivesTheLeaderboardOfOneLocalWorker() throws {
+        try Self.requireCluster()
+        let scratch = try TemporaryDirectory()
+        _ = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
+        try FileManager.default.createSymbolicLink(at: scratch.file("data"), withDestinationURL: TestData.root)
+        try FileManager.default.copyItem(
+            at: TestData.packageRoot.appendingPathComponent("experiments/basicmotions-sweep.json5"),
+            to: scratch.file("basicmotions-sweep.json5"))
+        let submitted = try CommandLineTool.run(
+            ["run", "basicmotions-sweep.json5", "--launcher", "slurm", "--cpus-per-task", "1", "--output", "slurm"], in: scratch.url)
+        try #require(submitted.status == 0, "\(submitted.errorOutput)")
+        #expect(submitted.errorOutput.contains("27 trials in 27 tasks"), "\(submitted.errorOutput)")
+        let status = try Self.waitUntilFinished(scratch.file("slurm"), in: scratch.url, seconds: 900)
+        #expect(status.contains("27 finished; reports current"), "\(status)")
+        let local = try CommandLineTool.run(["run", "basicmotions-sweep.json5", "--jobs", "1", "--output", "local"], in: scratch.url)
+        #expect(local.status == 0, "\(local.errorOutput)")
+        let leaderboard = try Self.leaderboardWithoutTiming(scratch.file("slurm"))
+        let localLeaderboard = try Self.leaderboardWithoutTiming(scratch.file("local"))
+        #expect(leaderboard.count == 10 && leaderboard == localLeaderboard, "\(leaderboard)")
+        try Self.expectSameTrialFiles(scratch.file("slurm"), scratch.file("local"), trials: 27)
     }
 
     /// Trial 1 trains long enough to be cancelled mid-trial in a release build (about 10 ms an
@@ -158,6 +179,14 @@ import Testing
         #expect(try Self.leaderboardWithoutTiming(folder) == Self.leaderboardWithoutTiming(scratch.file("local")))
     }
 
+    /// Expects the same trial files in both sweep folders, byte for byte (``trialFiles(_:)``).
+    static func expectSameTrialFiles(_ folder: URL, _ other: URL, trials: Int) throws {
+        let files = try trialFiles(folder)
+        let otherFiles = try trialFiles(other)
+        #expect(files.count > trials * 8 && Set(files.keys) == Set(otherFiles.keys), "\(files.keys.sorted())")
+        for (path, data) in files { #expect(otherFiles[path] == data, "trials/\(path) differs") }
+    }
+
     /// Every file under `trials/` by relative path, but `timing.json`, `provenance.json` (the
     /// Slurm ids) and `tensorboard/` (wall times).
     static func trialFiles(_ folder: URL) throws -> [String: Data] {
@@ -220,6 +249,11 @@ import Testing
         let finished = try Self.waitUntilFinished(folder, in: scratch.url, seconds: 240)
         #expect(finished.contains("3 finished; reports current"), "\(finished)")
         #expect(try Self.completionDates(folder).count == 3)
+        // With nothing left to submit, `run DIR` writes reports that are missing, here.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("leaderboard.csv"))
+        let done = try CommandLineTool.run(["run", folder.path], in: scratch.url)
+        #expect(done.status == 0 && done.errorOutput.contains("all 3 trials have finished"), "\(done.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("leaderboard.csv").path))
     }
 
     /// Modification dates of every finished trial's `complete.json`, by trial id.
