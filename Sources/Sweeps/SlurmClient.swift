@@ -55,10 +55,20 @@ public struct SlurmClient: Sendable {
     }
 
     /// The tasks of `jobIDs` that the controller still knows (pending, running, completing).
+    ///
+    /// The controller forgets a job `MinJobAge` (300 s by default) after it ends; `squeue`
+    /// then fails for that id alone ("Invalid job id specified") but not within a list, so such
+    /// an id counts as a job with no queued task.
     /// - Throws: ``SlurmError``.
     public func queued(jobIDs: [String]) throws -> [QueuedTask] {
         guard !jobIDs.isEmpty else { return [] }
-        let output = try run("squeue", ["--noheader", "--array", "--jobs=" + jobIDs.joined(separator: ","), "--format=%F|%K|%T|%N"])
+        let output: String
+        do {
+            output = try run("squeue", ["--noheader", "--array", "--jobs=" + jobIDs.joined(separator: ","), "--format=%F|%K|%T|%N"])
+        } catch let SlurmError.failed(_, _, standardError) where standardError.contains("Invalid job id specified") {
+            guard jobIDs.count > 1 else { return [] }
+            return try jobIDs.flatMap { try queued(jobIDs: [$0]) }
+        }
         return try output.split(separator: "\n").map { line in
             let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 4 else { throw SlurmError.unexpectedOutput(command: "squeue", output: String(line)) }

@@ -179,6 +179,25 @@ import Testing
         #expect(try Self.leaderboardWithoutTiming(folder) == Self.leaderboardWithoutTiming(scratch.file("local")))
     }
 
+    /// Five minutes after a job ends the controller forgets it, and `squeue --jobs=<id>` fails
+    /// for that id; `status` and resubmission must still work on such a folder.
+    @Test func aSubmissionTheControllerHasForgottenCountsAsEnded() throws {
+        try Self.requireCluster()
+        let scratch = try TemporaryDirectory()
+        let manifest = try Self.manifest(epochs: 3, in: scratch)
+        let folder = scratch.file("sweep")
+        let prepared = try CommandLineTool.run(["run", manifest.path, "--prepare", "--output", folder.path], in: scratch.url)
+        try #require(prepared.status == 0, "\(prepared.errorOutput)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("slurm"), withIntermediateDirectories: true)
+        try Data(#"[{"number": 1, "arrayJobID": "999999", "reportJobID": "1000000", "tasks": [[0], [1], [2]], "submitted": 0}]"#.utf8)
+            .write(to: folder.appendingPathComponent("slurm/submissions.json"))
+        let status = try CommandLineTool.run(["status", folder.path], in: scratch.url)
+        #expect(status.status == 0, "\(status.errorOutput)")
+        #expect(status.output.contains("trial 0 [") && status.output.contains(": failed, Slurm task 999999_0 (ended without an exit status)"),
+                "\(status.output)")
+        #expect(status.output.hasSuffix("3 failed; reports not current\n"), "\(status.output)")
+    }
+
     /// Expects the same trial files in both sweep folders, byte for byte (``trialFiles(_:)``).
     static func expectSameTrialFiles(_ folder: URL, _ other: URL, trials: Int) throws {
         let files = try trialFiles(folder)
