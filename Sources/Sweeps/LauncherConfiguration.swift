@@ -37,6 +37,21 @@ public struct LauncherConfiguration: Sendable, Equatable {
     }
 }
 
+extension LauncherConfiguration {
+    /// The `launcher` section of the manifest a sweep folder was made from (`manifest.json5`),
+    /// so that `run DIR` runs where `run MANIFEST` would have; nil when the folder keeps no
+    /// manifest, or its manifest has no valid section.
+    public static func ofManifest(in sweepFolder: URL) -> LauncherConfiguration? {
+        guard let data = FileManager.default.contents(atPath: sweepFolder.appendingPathComponent("manifest.json5").path),
+              let document = try? JSON5Value(parsing: data, filePath: "manifest.json5"), let member = document["launcher"]
+        else { return nil }
+        let diagnostics = ManifestDiagnostics(baseDirectory: sweepFolder)
+        let node = ManifestNode(value: member, path: JSONPath.root.appending(key: "launcher"), diagnostics: diagnostics)
+        guard let launcher = node.object({ LauncherConfiguration(readingSettingsOf: $0) }), diagnostics.issues.isEmpty else { return nil }
+        return launcher
+    }
+}
+
 extension LauncherConfiguration: ManifestSection {
     package static var defaults: LauncherConfiguration { LauncherConfiguration() }
 
@@ -73,10 +88,10 @@ extension LauncherConfiguration: ManifestSection {
 
     /// One `sbatch` option: one line starting with `-`.
     private static var sbatchArgument: SettingKind<String> {
-        SettingKind(type: "string", bounds: "an sbatch option, such as `--account=lab`", describe: { JSONStringEscaping.quoted($0) }) { node in
+        SettingKind(type: "string", bounds: "an sbatch option, such as `--account=lab`, not one the launcher sets", describe: { JSONStringEscaping.quoted($0) }) { node in
             guard let text = node.string() else { return nil }
-            guard text.hasPrefix("-"), !text.contains(where: \.isNewline) else {
-                node.report("expected one sbatch option, such as \"--account=lab\", found \(JSONStringEscaping.quoted(text))")
+            if let problem = SlurmJobScript.problem(withExtraArgument: text) {
+                node.report("\(problem), found \(JSONStringEscaping.quoted(text))")
                 return nil
             }
             return text

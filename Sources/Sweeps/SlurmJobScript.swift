@@ -122,6 +122,38 @@ public struct SlurmJobScript: Equatable, Sendable {
         return stride(from: 0, to: trials.count, by: perTask).map { Array(trials[$0..<min($0 + perTask, trials.count)]) }
     }
 
+    /// The `sbatch` options the script sets itself, long and short spellings: an extra argument
+    /// may not set them, since the last `#SBATCH` line wins and would silently replace the
+    /// array, the logs, the `TERM` signal that keeps a checkpoint, or a resource that has its own
+    /// option.
+    static let ownedOptions: [(long: String, short: String?, instead: String)] = [
+        ("array", "a", "the launcher makes the array"), ("output", "o", "logs go to the job folder's logs/"),
+        ("error", "e", "logs go to the job folder's logs/"), ("signal", nil, "TERM a minute before the limit keeps the checkpoint"),
+        ("chdir", "D", "the launcher sets the working directory"), ("job-name", "J", "the launcher names the job"),
+        ("dependency", "d", "the launcher sets the report job's dependency"), ("requeue", nil, "the launcher sets it"),
+        ("no-requeue", nil, "a preempted task must be requeued"), ("wrap", nil, "the script is the launcher's"),
+        ("partition", "p", "use --partition"), ("time", "t", "use --time"), ("cpus-per-task", "c", "use --cpus-per-task"),
+        ("mem", nil, "use --mem"),
+    ]
+
+    /// Why `argument` may not be an extra `sbatch` argument, or nil when it may: it sets an
+    /// option the script sets itself (``ownedOptions``), or is not one option (`-` first, one line).
+    public static func problem(withExtraArgument argument: String) -> String? {
+        guard argument.hasPrefix("-"), !argument.contains(where: \.isNewline) else {
+            return "expected one sbatch option, such as --account=lab"
+        }
+        for option in ownedOptions {
+            let long = "--" + option.long
+            if argument == long || argument.hasPrefix(long + "=") || argument.hasPrefix(long + " ") {
+                return "\(long) is set by the launcher (\(option.instead))"
+            }
+            if let short = option.short, argument.hasPrefix("-" + short), !argument.hasPrefix("--") {
+                return "-\(short) (\(long)) is set by the launcher (\(option.instead))"
+            }
+        }
+        return nil
+    }
+
     /// The exit status that task `task` of array `arrayJobID` recorded in
     /// `<jobFolder>/tasks/<arrayJobID>_<task>.exit`, with its node; nil while it has not ended
     /// (or the file is not one the script wrote).

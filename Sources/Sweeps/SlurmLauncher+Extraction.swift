@@ -28,6 +28,10 @@ extension SlurmLauncher {
     ///   `jobFolder` holds other files; an `AtomicFiles` error when a file cannot be written.
     public func submitExtraction(manifest: URL, shards: Int, jobFolder: URL, name: String) throws -> SlurmExtractionRecord {
         let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: jobFolder.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw SweepError.slurmRecord(path: jobFolder.path, reason: "is a file: give a new --output folder for the extraction job")
+        }
         if let existing = try? manager.contentsOfDirectory(atPath: jobFolder.path), !existing.isEmpty {
             throw SweepError.slurmRecord(
                 path: jobFolder.path, reason: "the extraction job folder is not empty: give a new --output folder")

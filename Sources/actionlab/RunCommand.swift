@@ -77,9 +77,11 @@ enum RunCommand: Subcommand {
             let outputFolder = isFolder ? target : output.map { URL(fileURLWithPath: $0, isDirectory: true) }
             let plan = isFolder ? nil : try ValidateCommand.loadPlan(target)
             let submissions = isFolder ? try SlurmSubmission.all(in: target) : []
-            // --launcher, else local for --jobs and --prepare, else the manifest's launcher, else
-            // the folder's last one.
-            let kind = given ?? (localOnly ? .local : nil) ?? plan?.launcher.kind ?? (submissions.isEmpty ? .local : .slurm)
+            // The manifest's launcher section, or that of the manifest the folder was made from.
+            let manifestLauncher = plan?.launcher ?? (isFolder ? LauncherConfiguration.ofManifest(in: target) : nil)
+            // --launcher, else local for --jobs and --prepare, else the folder's last launcher,
+            // else the manifest's.
+            let kind = given ?? (localOnly ? .local : nil) ?? (submissions.isEmpty ? nil : .slurm) ?? manifestLauncher?.kind ?? .local
             try SlurmOptions.check(kind, parsed, slurmOnly: [trialsPerTask])
             /// The runner of `target`: a new sweep of the manifest, or the folder's own.
             func runner(log: @escaping @Sendable (String) -> Void) throws -> SweepRunner {
@@ -93,7 +95,7 @@ enum RunCommand: Subcommand {
             if kind == .slurm {
                 // The command line's options, else the manifest's launcher section, else those
                 // of the folder's last submission.
-                let base = plan?.launcher.slurm ?? submissions.last?.options ?? SlurmJobScript.Options()
+                let base = plan?.launcher.slurm ?? submissions.last?.options ?? manifestLauncher?.slurm ?? SlurmJobScript.Options()
                 let options = LauncherConfiguration(kind: .slurm, slurm: base)
                     .overridden(by: givenOptions)
                 let executable = try SlurmOptions.executable()

@@ -54,8 +54,10 @@ enum SlurmOptions {
     ///   an option (`--account=lab`).
     static func options(_ parsed: CommandLineArguments, trialsPerTask: Int? = nil) throws -> SlurmJobScript.Options {
         let extra = try parsed.values(of: sbatchArgument)
-        if let bad = extra.first(where: { !$0.hasPrefix("-") || $0.contains("\n") }) {
-            throw UsageError("--sbatch-arg '\(bad)': expected one sbatch option, such as --account=lab")
+        for argument in extra {
+            if let problem = SlurmJobScript.problem(withExtraArgument: argument) {
+                throw UsageError("--sbatch-arg '\(argument)': \(problem)")
+            }
         }
         for option in [partition, time, memory] {
             if let value = try parsed.value(of: option), value.isEmpty || value.contains(where: \.isNewline) {

@@ -63,10 +63,13 @@ import Testing
     @Test func theArrayAndTheReportJobGiveTheLocalLeaderboard() throws {
         try Self.requireCluster()
         let scratch = try TemporaryDirectory()
-        // The manifest's launcher section chooses Slurm; --launcher local overrides it.
+        // The manifest's launcher section chooses Slurm, also for the folder `--prepare` made from
+        // it; --launcher local overrides it.
         let manifest = try Self.manifest(epochs: 3, launcher: "launcher: { kind: \"slurm\", cpusPerTask: 1 },", in: scratch)
-        let submitted = try CommandLineTool.run(["run", manifest.path, "--output", scratch.file("slurm").path], in: scratch.url)
-        #expect(submitted.status == 0, "\(submitted.errorOutput)")
+        let prepared = try CommandLineTool.run(["run", manifest.path, "--prepare", "--output", scratch.file("slurm").path], in: scratch.url)
+        try #require(prepared.status == 0, "\(prepared.errorOutput)")
+        let submitted = try CommandLineTool.run(["run", scratch.file("slurm").path], in: scratch.url)
+        #expect(submitted.status == 0 && submitted.errorOutput.contains("submitted job array"), "\(submitted.errorOutput)")
         let script = try String(contentsOf: scratch.file("slurm/slurm/submission-1.sbatch"), encoding: .utf8)
         #expect(script.contains("#SBATCH --cpus-per-task=1\n") && script.contains("#SBATCH --array=0-2\n"), "\(script)")
         let status = try Self.waitUntilFinished(scratch.file("slurm"), in: scratch.url)
@@ -184,10 +187,7 @@ import Testing
     @Test func aSubmissionTheControllerHasForgottenCountsAsEnded() throws {
         try Self.requireCluster()
         let scratch = try TemporaryDirectory()
-        let manifest = try Self.manifest(epochs: 3, in: scratch)
-        let folder = scratch.file("sweep")
-        let prepared = try CommandLineTool.run(["run", manifest.path, "--prepare", "--output", folder.path], in: scratch.url)
-        try #require(prepared.status == 0, "\(prepared.errorOutput)")
+        let folder = try Self.preparedSweep(in: scratch)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("slurm"), withIntermediateDirectories: true)
         try Data(#"[{"number": 1, "arrayJobID": "999999", "reportJobID": "1000000", "tasks": [[0], [1], [2]], "submitted": 0}]"#.utf8)
             .write(to: folder.appendingPathComponent("slurm/submissions.json"))
@@ -222,6 +222,15 @@ import Testing
         return files
     }
 
+    /// A 3-trial, 3-epoch BasicMotions sweep folder made by `run --prepare` in `scratch/sweep`.
+    static func preparedSweep(in scratch: TemporaryDirectory) throws -> URL {
+        let manifest = try manifest(epochs: 3, in: scratch)
+        let folder = scratch.file("sweep")
+        let prepared = try CommandLineTool.run(["run", manifest.path, "--prepare", "--output", folder.path], in: scratch.url)
+        try #require(prepared.status == 0, "\(prepared.errorOutput)")
+        return folder
+    }
+
     /// `leaderboard.csv` without its last column (seconds).
     static func leaderboardWithoutTiming(_ folder: URL) throws -> [String] {
         try String(contentsOf: folder.appendingPathComponent("leaderboard.csv"), encoding: .utf8)
@@ -231,10 +240,7 @@ import Testing
     @Test func aFailedTaskIsReportedWithItsLogAndCompletesOnResubmission() throws {
         try Self.requireCluster()
         let scratch = try TemporaryDirectory()
-        let manifest = try Self.manifest(epochs: 3, in: scratch)
-        let folder = scratch.file("sweep")
-        let prepared = try CommandLineTool.run(["run", manifest.path, "--prepare", "--output", folder.path], in: scratch.url)
-        try #require(prepared.status == 0, "\(prepared.errorOutput)")
+        let folder = try Self.preparedSweep(in: scratch)
         let before = try CommandLineTool.run(["status", folder.path], in: scratch.url).output
         #expect(before.contains("3 not submitted; reports not current"), "\(before)")
         // The injected error: trial 1's lock file is a folder, so its task cannot claim the trial

@@ -181,6 +181,8 @@ import Testing
              error: "--launcher slurm runs the trials as a job array: --jobs and --prepare go with the local launcher"),
         Case(arguments: ["run", "m.json5", "--launcher", "slurm", "--sbatch-arg", "qos=long"], status: 2,
              error: "--sbatch-arg 'qos=long': expected one sbatch option, such as --account=lab"),
+        Case(arguments: ["run", "m.json5", "--launcher", "slurm", "--sbatch-arg=--array=0-3"], status: 2,
+             error: "--sbatch-arg '--array=0-3': --array is set by the launcher (the launcher makes the array)"),
         Case(arguments: ["extract", "m.json5", "--shard", "2/2"], status: 2, error: "--shard '2/2': expected I/N with 0 ≤ I < N, such as 0/4"),
         Case(arguments: ["extract", "m.json5", "--launcher", "local", "--shards", "4"], status: 2,
              error: "--shards goes with the Slurm launcher: --launcher slurm, or launcher.kind \"slurm\" in the manifest"),

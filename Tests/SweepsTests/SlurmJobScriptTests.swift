@@ -70,6 +70,22 @@ import Testing
         #expect(large.flatMap { $0 } == Array(0..<2500))
     }
 
+    /// The last `#SBATCH` line wins, so an extra argument may not replace what the script sets.
+    @Test func extraArgumentsMayNotSetWhatTheScriptSets() {
+        for allowed in ["--account=lab", "--qos=long", "-A lab", "--constraint=avx512", "--mem-per-cpu=2G", "--exclusive"] {
+            #expect(SlurmJobScript.problem(withExtraArgument: allowed) == nil, "\(allowed)")
+        }
+        for (owned, message) in [
+            ("--array=0-3", "--array is set by the launcher"), ("-p debug", "-p (--partition) is set by the launcher (use --partition)"),
+            ("--signal=KILL@10", "--signal is set by the launcher"), ("--output=/tmp/x", "--output is set by the launcher"),
+            ("-o/tmp/x", "-o (--output)"), ("--dependency=afterok:1", "--dependency"), ("--time", "use --time"),
+            ("account=lab", "expected one sbatch option"), ("--a\nb", "expected one sbatch option"),
+        ] {
+            let problem = SlurmJobScript.problem(withExtraArgument: owned)
+            #expect(problem?.contains(message) == true, "\(owned): \(problem ?? "accepted")")
+        }
+    }
+
     @Test func wordsAreQuotedForTheShell() {
         #expect(SlurmJobScript.quoted("/plain/path_1.json5") == "/plain/path_1.json5")
         #expect(SlurmJobScript.quoted("a b") == "'a b'")
