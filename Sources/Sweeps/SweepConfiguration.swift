@@ -1,6 +1,7 @@
 import JSON5
 import Manifest
 import ManifestSchema
+import NeuralNetwork
 
 /// The `sweep` section of a manifest: a grid over dotted configuration paths, crossed with
 /// `training.seeds`, and the rule that picks the best configuration.
@@ -9,8 +10,11 @@ import ManifestSchema
 /// sweep: {
 ///   grid: { "windows.duration": [1, 2, 3], augmentation: ["none", "flip", "full"] },
 ///   selection: { metric: "validation.accuracy" },   // the default
+///   ensembleWeights: { joint: 2, bone: 2, jointMotion: 1, boneMotion: 1 },   // the default
 /// }
 /// ```
+/// Cells that differ only in `model.stream` are also fused into a stream ensemble
+/// (``StreamEnsemble``), weighted by `ensembleWeights`.
 /// Each grid cell sets its values on the manifest before it is decoded, so every cell is checked
 /// exactly like a manifest, and a combination that contradicts the rest (sweeping
 /// `windows.duration` while the manifest fixes `windows.size`) is an error naming the cell.
@@ -29,11 +33,22 @@ public struct SweepConfiguration: Sendable, Hashable, Codable {
     public var axes: [Axis]
     /// What ranks configurations.
     public var selection: SelectionMetric
+    /// The weight of each stream's class probabilities in a stream ensemble; nil for
+    /// ``defaultEnsembleWeights``. Optional so that `sweep.json` files written before it decode.
+    public var ensembleWeights: [KeypointStream: Double]?
 
-    public init(axes: [Axis] = [], selection: SelectionMetric = .validationAccuracy) {
+    /// PYSKL's fusion weights for its four-stream ensembles: joint 2, bone 2, joint motion 1,
+    /// bone motion 1 (`tools/ensemble` in PYSKL's README; Duan et al., ACM MM 2022).
+    public static let defaultEnsembleWeights: [KeypointStream: Double] = [.joint: 2, .bone: 2, .jointMotion: 1, .boneMotion: 1]
+
+    public init(axes: [Axis] = [], selection: SelectionMetric = .validationAccuracy, ensembleWeights: [KeypointStream: Double]? = nil) {
         self.axes = axes
         self.selection = selection
+        self.ensembleWeights = ensembleWeights
     }
+
+    /// The weights a stream ensemble uses.
+    public var streamWeights: [KeypointStream: Double] { ensembleWeights ?? Self.defaultEnsembleWeights }
 
     /// Number of grid cells (configurations); 1 without axes.
     public var cellCount: Int { axes.reduce(1) { $0 * $1.values.count } }
@@ -75,6 +90,18 @@ extension SweepConfiguration {
         let result: Void? = node.object { object in
             object.read("selection", into: &configuration.selection) { selection in
                 selection.object { $0.required("metric").flatMap { $0.choice(SelectionMetric.self) } }
+            }
+            object.read("ensembleWeights", into: &configuration.ensembleWeights) { weights in
+                weights.object { streams in
+                    var result = SweepConfiguration.defaultEnsembleWeights
+                    var valid = true
+                    for stream in KeypointStream.allCases {
+                        var weight = result[stream] ?? 0
+                        if streams.read(stream.rawValue, into: &weight, { $0.double(.nonNegative) }) == .invalid { valid = false }
+                        result[stream] = weight
+                    }
+                    return valid ? result : nil
+                }
             }
             guard let gridNode = object.required("grid", "an object from dotted paths to lists of values") else { return () }
             guard let members = gridNode.value.objectMembers else {

@@ -15,6 +15,8 @@ public enum SweepError: Error, CustomStringConvertible, Equatable {
     /// A Slurm file of a sweep or extraction job folder (`slurm/submissions.json`,
     /// `extraction.json`) cannot be used, or a new job folder is not empty.
     case slurmRecord(path: String, reason: String)
+    /// A trial's `scores/<split>.csv` cannot be read or does not fit the other streams' files.
+    case windowScores(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -31,6 +33,8 @@ public enum SweepError: Error, CustomStringConvertible, Equatable {
         case let .notComparable(path, reason):
             return "\(path): cannot compare: \(reason)"
         case let .slurmRecord(path, reason):
+            return "\(path): \(reason)"
+        case let .windowScores(path, reason):
             return "\(path): \(reason)"
         }
     }

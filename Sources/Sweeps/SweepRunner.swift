@@ -380,9 +380,14 @@ public struct SweepRunner {
         let leaderboard = Leaderboard(plan: plan, folder: folder)
         try AtomicFile.write(leaderboard.csvTable.csv, to: folder.appendingPathComponent("leaderboard.csv"))
         let charts = try SweepCharts(plan: plan, leaderboard: leaderboard).write(to: folder)
+        let ensembles = StreamEnsemble.ensembles(plan: plan, leaderboard: leaderboard, folder: folder)
+        if !ensembles.isEmpty {
+            try AtomicFile.write(
+                StreamEnsemble.csvTable(ensembles, parameters: leaderboard.parameters).csv, to: folder.appendingPathComponent("ensembles.csv"))
+        }
         let summary = SweepSummary(
             plan: plan, leaderboard: leaderboard, missing: plan.trials.count - leaderboard.finishedTrials,
-            splitMethods: Self.splitMethods(in: folder, trials: plan.trials))
+            splitMethods: Self.splitMethods(in: folder, trials: plan.trials), ensembles: ensembles)
         try AtomicFile.write(summary.markdown, to: folder.appendingPathComponent("summary.md"))
         try TensorBoardLog.sweepFile(plan: plan, name: folder.lastPathComponent, wallTime: Date().timeIntervalSince1970)
             .write(toFolder: folder.appendingPathComponent(TensorBoardLog.folderName))

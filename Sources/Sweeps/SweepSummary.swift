@@ -14,12 +14,15 @@ public struct SweepSummary {
     public var missing: Int
     /// How each split was made (a finished trial's `provenance.json`, `split_methods`), or empty.
     public var splitMethods: [String]
+    /// The stream ensembles of the sweep (``StreamEnsemble``), empty when it does not sweep `model.stream`.
+    public var ensembles: [StreamEnsemble]
 
-    public init(plan: SweepPlan, leaderboard: Leaderboard, missing: Int, splitMethods: [String] = []) {
+    public init(plan: SweepPlan, leaderboard: Leaderboard, missing: Int, splitMethods: [String] = [], ensembles: [StreamEnsemble] = []) {
         self.plan = plan
         self.leaderboard = leaderboard
         self.missing = missing
         self.splitMethods = splitMethods
+        self.ensembles = ensembles
     }
 
     /// A metric row of the best configuration's table: its name, how to read it, and whether it
@@ -149,6 +152,7 @@ public struct SweepSummary {
             for (parameter, table) in leaderboard.parameterTables() {
                 text += "### By \(parameter)\n\nMeans over every configuration and seed with each value.\n\n" + table.markdown + "\n"
             }
+            text += StreamEnsemble.markdownSection(ensembles, parameters: leaderboard.parameters)
         }
         guard let best = leaderboard.rows.first, let metrics = bestMetricsTable else { return text + "No trial has finished.\n" }
         text += grid ? "## Best configuration\n\n\(best.values.map { "`\($0.path)` = \($0.value)" }.joined(separator: ", "))\n\n" : "## Results\n\n"

@@ -199,10 +199,17 @@ public struct TrialRunner {
         let priorSeconds = result.trainingSecondsBeforeResuming
         let evaluator = Evaluator(batchSize: configuration.training.batchSize, aggregation: configuration.evaluation.aggregation)
         var metrics: [String: SplitMetrics] = [:]
+        var scores: [(split: String, scores: WindowScores)] = []
         if let divergence = result.divergence {
             log("\(prefix): diverged, \(divergence); not scored (lower training.learningRate, or clip with training.gradientClipNorm)")
         } else {
-            for (split, set) in windows { metrics[split] = try evaluator.evaluate(result.model, on: set) }
+            for (split, set) in windows {
+                let (probabilities, loss) = try evaluator.predict(result.model, on: set)
+                let splitScores = WindowScores(windows: set, probabilities: probabilities)
+                metrics[split] = evaluator.metrics(of: splitScores, loss: loss)
+                // Training windows are many and fuse into nothing a report shows.
+                if split != "train" { scores.append((split, splitScores)) }
+            }
         }
         let report = RunReport(seed: trial.seed, history: result.history, metrics: metrics, savedEpoch: result.savedEpoch)
         let outcome = TrialOutcome(trial: trial, report: report, diverged: result.divergence)
@@ -217,6 +224,14 @@ public struct TrialRunner {
                 seed: trial.seed, data: data.records, skipped: data.skipped, splitMethods: data.splitMethods),
                                          to: partial.appendingPathComponent("provenance.json"))
                 try report.write(to: partial)
+                if !scores.isEmpty {
+                    // Every scored split's window probabilities, for stream ensembles (StreamEnsemble).
+                    let folder = partial.appendingPathComponent(WindowScores.folderName, isDirectory: true)
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    for (split, splitScores) in scores {
+                        try AtomicFile.write(splitScores.csvTable.csv, to: folder.appendingPathComponent("\(split).csv"))
+                    }
+                }
                 try TensorBoardLog.trialFile(
                     trial: trial, report: report, diverged: result.divergence != nil, startTime: started.timeIntervalSince1970,
                     epochTimes: epochTimes, endTime: Date().timeIntervalSince1970

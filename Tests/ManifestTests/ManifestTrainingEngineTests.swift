@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import NeuralNetwork
 import Testing
 
 /// The training-engine keys of a manifest: `training.schedule`, `gradientClipNorm`,
@@ -28,6 +29,8 @@ import Testing
         "training: { earlyStopping: { metric: 'validation.loss', patience: 5, minimumDelta: 0.001 }, restoreBestWeights: true }",
         "model: { kind: 'mlp', hiddenUnits: 64, dropout: 0.25, normalizeInput: true }",
         "model: { kind: 'stgcn-small', normalizeInput: true }",
+        "model: { kind: 'stgcn-small', stream: 'boneMotion' }",
+        "model: { kind: 'tcn', stream: 'jointMotion' }",
     ])
     func settingsDecodeAndRoundTripThroughResolvedJSON(members: String) throws {
         let configuration = try fixture.parse(ManifestFixture.minimal(members))
@@ -72,11 +75,29 @@ import Testing
          "contradictory values: model.channels applies only to kind 'tcn', but model.kind is 'mlp'"),
         ("features: { layout: 'univariate' }, model: { normalizeInput: true }", "model.normalizeInput",
          "contradictory values: model.normalizeInput needs a body-pose layout with channels x, y and confidence, or a 3-D skeleton (channels x, y, z without confidence, bones in `edges`, joints hipCenter and shoulderCenter); layout 'univariate' has channels [\"x\"], 0 edges and neither joint"),
+        ("features: { layout: 'univariate' }, model: { stream: 'bone' }", "model.stream",
+         "contradictory values: model.stream 'bone' needs bones, and layout 'univariate' has no edges; use 'joint' or 'jointMotion', or a layout with edges"),
+        ("model: { stream: 'bones' }", "model.stream",
+         "unknown value 'bones'; expected one of 'joint', 'bone', 'jointMotion', 'boneMotion'; did you mean 'bone'?"),
     ])
     func invalidSettingsAreReportedAtTheirPath(members: String, path: String, message: String) {
         let issues = fixture.issues(ManifestFixture.minimal(members))
         #expect(issues.map(\.path) == [path], "\(issues)")
         #expect(issues.first?.message == message)
+    }
+
+    /// `model.stream` is written to `resolved.json` only when it is not the joints, so the trial
+    /// ids of manifests without it are what they were; a stream changes the id.
+    @Test func theJointStreamLeavesTheResolvedFormAsItWas() throws {
+        let joints = try fixture.parse(ManifestFixture.minimal("model: { kind: 'stgcn-small', stream: 'joint' }"))
+        let plain = try fixture.parse(ManifestFixture.minimal("model: { kind: 'stgcn-small' }"))
+        let bones = try fixture.parse(ManifestFixture.minimal("model: { kind: 'stgcn-small', stream: 'bone' }"))
+        #expect(try joints.resolvedJSON() == plain.resolvedJSON())
+        #expect(try !plain.resolvedJSON().contains("stream"))
+        let bonesJSON = try bones.resolvedJSON()
+        #expect(bonesJSON.range(of: #""stream"\s*:\s*"bone""#, options: .regularExpression) != nil, "\(bonesJSON)")
+        #expect(bones.model.stream == .bone && plain.model.stream == .joint)
+        #expect(bones.model.settingsDescription.hasSuffix("bone stream"))
     }
 
     @Test func earlyStoppingNeedsAValidationSet() {

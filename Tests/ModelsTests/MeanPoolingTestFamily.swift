@@ -25,7 +25,8 @@ struct MeanPoolingTestFamily: ModelFamily {
     func makeClassifier(_ settings: Settings, for input: ModelInput, using generator: inout SeededGenerator) throws -> any Classifier {
         MeanPoolingClassifier(
             channelCount: input.layout.channelCount, jointCount: input.layout.jointCount, classCount: input.classCount,
-            bias: settings.bias, using: &generator)
+            bias: settings.bias, inputLayers: InputNormalization.layers(input.keypointNormalization, stream: input.streamConfiguration),
+            using: &generator)
     }
 
     func memoryEstimate(_ settings: Settings, for input: ModelInput) -> TrainingMemoryEstimate? {
@@ -41,29 +42,35 @@ struct MeanPoolingTestFamily: ModelFamily {
     func settingsDescription(_ settings: Settings) -> String { "bias \(settings.bias ? "on" : "off")" }
 }
 
-/// `[N, C·J, T] → mean over T → Linear(C·J → K)`.
+/// `[N, C·J, T] → (normalization, stream) → mean over T → Linear(C·J → K)`.
 final class MeanPoolingClassifier: Classifier, ONNXExportable, CoreMLExportable {
     let channelCount: Int
     let jointCount: Int
+    let inputLayers: [(name: String, layer: any Layer)]
     let pooling = GlobalAveragePooling()
     let classifier: Linear
 
-    init(channelCount: Int, jointCount: Int, classCount: Int, bias: Bool, using generator: inout SeededGenerator) {
+    init(
+        channelCount: Int, jointCount: Int, classCount: Int, bias: Bool, inputLayers: [(name: String, layer: any Layer)],
+        using generator: inout SeededGenerator
+    ) {
         self.channelCount = channelCount
         self.jointCount = jointCount
+        self.inputLayers = inputLayers
         classifier = Linear(inputs: channelCount * jointCount, outputs: classCount, bias: bias, using: &generator)
     }
 
     var classCount: Int { classifier.outputs }
     var inputShape: [Int?] { [channelCount * jointCount, nil] }
-    var sublayers: [(name: String, layer: any Layer)] { [("pooling", pooling), ("classifier", classifier)] }
+    var sublayers: [(name: String, layer: any Layer)] { inputLayers + [("pooling", pooling), ("classifier", classifier)] }
 
     func forward(_ x: Tensor, training: Bool) -> Tensor {
-        classifier.forward(pooling.forward(x, training: training), training: training)
+        let prepared = inputLayers.reduce(x) { $1.layer.forward($0, training: training) }
+        return classifier.forward(pooling.forward(prepared, training: training), training: training)
     }
 
     func backward(_ gradOutput: Tensor) -> Tensor {
-        pooling.backward(classifier.backward(gradOutput))
+        inputLayers.reversed().reduce(pooling.backward(classifier.backward(gradOutput))) { $1.layer.backward($0) }
     }
 
     func appendONNXNodes(poses: String, window: KeypointWindowShape, to graph: inout ONNXGraphBuilder) throws -> String {

@@ -28,9 +28,16 @@ import Testing
     static let layout = SkeletonLayout.vision18
     static let (batch, frames, classes) = (3, 8, 3)
 
-    static func configuration(_ family: RegisteredModelFamily, dropout: Double = 0, normalizeInput: Bool = false) -> ModelConfiguration {
-        ModelConfiguration(family, dropout: dropout, normalizeInput: normalizeInput)
+    static func configuration(
+        _ family: RegisteredModelFamily, dropout: Double = 0, normalizeInput: Bool = false, stream: KeypointStream = .joint
+    ) -> ModelConfiguration {
+        var configuration = ModelConfiguration(family, dropout: dropout, normalizeInput: normalizeInput)
+        configuration.stream = stream
+        return configuration
     }
+
+    /// The streams besides the joints, each computed inside the model.
+    static let derivedStreams: [KeypointStream] = [.bone, .jointMotion, .boneMotion]
 
     /// The layouts whose in-model normalization every family is checked with: image pose
     /// (`KeypointNormalization`) and a 3-D skeleton (`SkeletonNormalization`).
@@ -69,11 +76,29 @@ import Testing
         #expect(logits.values.allSatisfy { $0.isFinite })
     }
 
+    /// Every family computes the stream it is configured with: the same seed gives the same
+    /// state dictionary as the joint model (the stream has no tensors, so weights transfer) and
+    /// different logits on the same windows.
+    @Test(arguments: registry.families, derivedStreams)
+    func streamIsComputedInsideTheModel(_ family: RegisteredModelFamily, stream: KeypointStream) throws {
+        for layout in Self.normalizedLayouts {
+            let joints = try Self.model(Self.configuration(family, normalizeInput: true), seed: 11, layout: layout)
+            let streamed = try Self.model(Self.configuration(family, normalizeInput: true, stream: stream), seed: 11, layout: layout)
+            #expect(joints.stateDictionary().map(\.name) == streamed.stateDictionary().map(\.name))
+            #expect(joints.stateDictionary().map(\.tensor) == streamed.stateDictionary().map(\.tensor))
+            let input = Self.input(seed: 12, layout: layout)
+            let (a, b) = (joints.forward(input, training: false), streamed.forward(input, training: false))
+            #expect(a.shape == b.shape && b.values.allSatisfy { $0.isFinite })
+            #expect(a != b, "\(family.name) gives the joint model's logits for the \(stream.rawValue) stream on \(layout.name)")
+        }
+    }
+
     /// Analytical gradients of the input and of a sample of the first, a middle and the last
-    /// parameter tensor against central differences, in evaluation mode.
-    @Test(arguments: registry.families)
-    func gradientsMatchFiniteDifferences(_ family: RegisteredModelFamily) throws {
-        let model = try Self.model(Self.configuration(family), seed: 5)
+    /// parameter tensor against central differences, in evaluation mode; once on the joints and
+    /// once on the bone-motion stream (bones and motion both in the backward pass).
+    @Test(arguments: registry.families, [KeypointStream.joint, .boneMotion])
+    func gradientsMatchFiniteDifferences(_ family: RegisteredModelFamily, stream: KeypointStream) throws {
+        let model = try Self.model(Self.configuration(family, stream: stream), seed: 5)
         let input = Self.input(seed: 6)
         let parameters = model.parameters.count
         let checked = Array(Set([0, parameters / 2, parameters - 1])).sorted()
@@ -87,7 +112,19 @@ import Testing
     /// passes onnx's checker and gives onnxruntime's probabilities equal to ActionLab's within 1e-5.
     @Test(arguments: registry.families, normalizedLayouts)
     func onnxExportMatchesOnnxruntime(_ family: RegisteredModelFamily, layout: SkeletonLayout) throws {
-        let model = try Self.model(Self.configuration(family, normalizeInput: true), seed: 7, layout: layout)
+        try expectONNXMatches(Self.model(Self.configuration(family, normalizeInput: true), seed: 7, layout: layout), family, layout)
+    }
+
+    /// The same with every derived stream: the exported graph computes bones and motion from raw keypoints.
+    @Test(arguments: registry.families, derivedStreams)
+    func onnxExportOfAStreamMatchesOnnxruntime(_ family: RegisteredModelFamily, stream: KeypointStream) throws {
+        for layout in Self.normalizedLayouts {
+            let configuration = Self.configuration(family, normalizeInput: true, stream: stream)
+            try expectONNXMatches(Self.model(configuration, seed: 7, layout: layout), family, layout)
+        }
+    }
+
+    private func expectONNXMatches(_ model: any Classifier, _ family: RegisteredModelFamily, _ layout: SkeletonLayout) throws {
         let exportable = try #require(model as? any ONNXExportable, "\(family.name) has no ONNX translation")
         let (channels, joints, frames) = (layout.channelCount, layout.jointCount, Self.frames)
         let window = KeypointWindowShape(windowSize: frames, channelCount: channels, jointCount: joints)
@@ -183,14 +220,19 @@ import Testing
         #expect(summary["labels"] as? [String] == labels)
     }
 
-    /// A model with the in-model keypoint normalization is refused by name, never exported half.
-    @Test func coreMLExportNamesTheUntranslatedNormalization() throws {
+    /// A model with the in-model keypoint normalization or a derived stream is refused by name,
+    /// never exported half.
+    @Test(arguments: [(true, KeypointStream.joint), (false, .bone), (false, .jointMotion)])
+    func coreMLExportNamesTheUntranslatedInputLayers(normalizeInput: Bool, stream: KeypointStream) throws {
         let family = try #require(Self.registry.family(named: "stgcn-small"))
-        let model = try Self.model(Self.configuration(family, normalizeInput: true), seed: 3)
+        let model = try Self.model(Self.configuration(family, normalizeInput: normalizeInput, stream: stream), seed: 3)
         let exportable = try #require(model as? any CoreMLExportable)
         let window = KeypointWindowShape(windowSize: Self.frames, channelCount: 3, jointCount: 18)
-        #expect(throws: ModelExportError.self) {
+        let expected = normalizeInput ? "keypointNormalization" : "inputStream"
+        #expect {
             try CoreMLClassifierExporter(version: "test").model(of: exportable, window: window, labels: ["a", "b", "c"], metadata: [])
+        } throws: { error in
+            (error as? ModelExportError).map { "\($0)".contains(expected) } ?? false
         }
     }
 

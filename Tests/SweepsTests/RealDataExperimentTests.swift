@@ -5,6 +5,7 @@ import Manifest
 import NeuralNetwork
 import Sweeps
 import SweepTestSupport
+import Training
 import Testing
 
 /// Collects log lines from a runner, from any thread.
@@ -101,6 +102,7 @@ final class LogLines: @unchecked Sendable {
         #expect(try Data(contentsOf: folder.appendingPathComponent("manifest.json5")) == Data(contentsOf: manifest))
         let runFiles = ["config.json", "provenance.json", "curves.csv", "curves.md", "metrics.json", "weights.h5", "timing.json", "complete.json", "report.html"]
             + ["train", "validation", "test"].flatMap { ["confusion_\($0).csv", "confusion_\($0).md", "confusion_\($0)_sequence.csv"] }
+            + ["scores/validation.csv", "scores/test.csv"]
         for seed in [1, 2] {
             let trial = try Self.trialFolder(folder, runner, seed: seed)
             for file in runFiles {
@@ -116,7 +118,12 @@ final class LogLines: @unchecked Sendable {
         #expect(curves.hasPrefix("epoch,train_loss,train_accuracy,validation_loss,validation_accuracy\n1,"))
         #expect(curves.split(separator: "\n").count == 4)
 
+        // The window probabilities score back to metrics.json's accuracy, and training windows are not written.
+        let scores = try WindowScores(contentsOf: trialOne.appendingPathComponent("scores/test.csv"))
+        let rescored = Evaluator(batchSize: 1, aggregation: .mean).metrics(of: scores, loss: nil)
+        #expect(!FileManager.default.fileExists(atPath: trialOne.appendingPathComponent("scores/train.csv").path))
         let metrics = try Self.metrics(folder, runner, seed: 1)
+        #expect((metrics["test"] as? [String: Any])?["accuracy"] as? Double == rescored.window.accuracy)
         #expect(Set(metrics.keys) == ["train", "validation", "test"])
         let test = try #require(metrics["test"] as? [String: Any])
         #expect(test["macro_f1"] is Double)

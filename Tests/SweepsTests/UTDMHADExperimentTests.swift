@@ -3,6 +3,8 @@ import Dataset
 import FeatureCache
 import Foundation
 import Manifest
+import Models
+import Reports
 import Sweeps
 import Testing
 
@@ -70,5 +72,56 @@ import Testing
         // One window per recording (uniform sampling): the window accuracy is the recording accuracy.
         let accuracy = try #require((metrics["test"] as? [String: Any])?["accuracy"] as? Double)
         #expect(accuracy > 0.898, "UTD-MHAD cross-subject test accuracy of seed 1: \(accuracy)")
+    }
+
+    /// `experiments/utd-mhad-streams.json5` (four streams of stgcn-small, 3 seeds, about two hours
+    /// here: `actionlab run experiments/utd-mhad-streams.json5`) in a CI-sized form: the `tcn`
+    /// family on the same four streams, seed 1, 30 epochs. Each trial writes its test windows'
+    /// probabilities; the sweep fuses them 2:2:1:1. The ensemble's test accuracy in
+    /// `ensembles.csv` equals NumPy's argmax of the weighted mean of the four committed
+    /// `scores/test.csv` files, beats the mean of its streams, and is above a floor.
+    @Test func fourStreamsFuseIntoAnEnsembleThatBeatsItsStreams() throws {
+        let scratch = try TemporaryDirectory()
+        let (plan, manifest) = try Self.plan("utd-mhad-streams", scratch: scratch.url) {
+            let stream = $0.model.stream
+            $0.model = .tcn(normalizeInput: true)
+            $0.model.stream = stream
+            $0.training.seeds = [1]
+            $0.training.epochs = 30
+        }
+        #expect(plan.trials.map(\.configuration.model.stream) == [.joint, .bone, .jointMotion, .boneMotion])
+        #expect(Set(plan.trials.map(\.id)).count == 4)
+        let folder = try SweepRunner(plan: plan, manifestURL: manifest).run()
+        let table = try Table.parse(csv: String(contentsOf: folder.appendingPathComponent("ensembles.csv"), encoding: .utf8))
+        #expect(table.rows.map { $0[0] } == ["ensemble", "joint", "bone", "jointMotion", "boneMotion"])
+        let column = try #require(table.header.firstIndex(of: "test_accuracy_mean"))
+        let accuracies = table.rows.compactMap { Double($0[column]) }
+        try #require(accuracies.count == 5)
+        let (ensemble, streams) = (accuracies[0], Array(accuracies.dropFirst()))
+        #expect(table.rows[0][1] == "j+b+jm+bm" && table.rows[0][2] == "2:2:1:1" && table.rows[0][4] == "1")
+
+        guard try PythonOracle.requireModules(["numpy"]) else { return }
+        let files = plan.trials.map { folder.appendingPathComponent("trials/\($0.id)/scores/test.csv").path }
+        let reference = try #require(try PythonOracle.json(
+            """
+            import csv, json, sys
+            import numpy as np
+            weights, fused, labels = [2, 2, 1, 1], None, None
+            for path, weight in zip(sys.argv[1:], weights):
+                with open(path, newline="") as f:
+                    rows = list(csv.reader(f))
+                classes = rows[0][4:]
+                p = np.array([[float(v) for v in row[4:]] for row in rows[1:]])
+                truth = [classes.index(row[3]) for row in rows[1:]]
+                assert labels is None or labels == truth
+                labels = truth
+                fused = weight * p if fused is None else fused + weight * p
+            print(json.dumps(float(np.mean(np.argmax(fused, axis=1) == np.array(labels)))))
+            """, arguments: files) as? Double)
+        #expect(abs(reference - ensemble) < 1e-12, "NumPy's fused accuracy \(reference), ActionLab's \(ensemble)")
+        #expect(ensemble > streams.reduce(0, +) / Double(streams.count), "ensemble \(ensemble), streams \(streams)")
+        #expect(ensemble > 0.80, "ensemble test accuracy \(ensemble), streams \(streams)")
+        let summary = try String(contentsOf: folder.appendingPathComponent("summary.md"), encoding: .utf8)
+        #expect(summary.contains("## Stream ensembles") && summary.contains("**ensemble j+b+jm+bm**"))
     }
 }

@@ -12,7 +12,7 @@ extension ModelConfiguration: Codable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: KindKey.self)
         try container.encode(kind, forKey: KindKey())
-        try SharedModelSettings(dropout: dropout, normalizeInput: normalizeInput).encode(to: encoder)
+        try SharedModelSettings(dropout: dropout, normalizeInput: normalizeInput, stream: stream).encode(to: encoder)
         try settings.encode(to: encoder)
     }
 
@@ -31,6 +31,6 @@ extension ModelConfiguration: Codable {
         let shared = try SharedModelSettings(from: decoder)
         self.init(
             registered: family, settings: try family.decode(from: decoder), dropout: shared.dropout,
-            normalizeInput: shared.normalizeInput)
+            normalizeInput: shared.normalizeInput, stream: shared.stream)
     }
 }

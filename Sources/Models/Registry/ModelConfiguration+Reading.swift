@@ -3,7 +3,7 @@ import Pose
 
 extension ModelConfiguration {
     /// Reads the manifest's `model` object: `kind` chooses a family of `registry`, which reads
-    /// its own keys; `dropout` and `normalizeInput` are shared.
+    /// its own keys; `dropout`, `normalizeInput` and `stream` are shared.
     ///
     /// A key that belongs only to other registered families is reported as a contradiction
     /// naming the kinds it applies to; any other key not asked for is reported as unknown.
@@ -17,7 +17,12 @@ extension ModelConfiguration {
         var kindName = family.name
         let kindOutcome = object.read(Self.kindKey, into: &kindName) { $0.choice(among: registry.names) }
         let shared = SharedModelSettings.read(object)
-        (dropout, normalizeInput) = (shared.value.dropout, shared.value.normalizeInput)
+        (dropout, normalizeInput, stream) = (shared.value.dropout, shared.value.normalizeInput, shared.value.stream)
+        if stream.usesBones && layout.edges.isEmpty {
+            shared.node(\.stream)?.report(
+                "contradictory values: \(shared.path(\.stream)) '\(stream.rawValue)' needs bones, and layout '\(layout.name)' has no "
+                    + "edges; use 'joint' or 'jointMotion', or a layout with edges")
+        }
         if normalizeInput && layout.inputNormalization == nil {
             let reference = ["hipCenter", "shoulderCenter"].filter(layout.joints.contains)
             shared.node(\.normalizeInput)?.report(

@@ -20,6 +20,8 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// of the detected joints, mean joint distance), each window on its hip and spine for a 3-D
     /// skeleton (`SkeletonNormalization`); see `SkeletonLayout.inputNormalization`.
     public var normalizeInput: Bool
+    /// The stream the model computes from its keypoints and classifies (`model.stream`).
+    public var stream: KeypointStream = .joint
 
     /// The family's `model.kind` name.
     public var kind: String { family.name }
@@ -55,11 +57,15 @@ public struct ModelConfiguration: Sendable, Hashable {
         self.init(TemporalConvolutionalFamily())
     }
 
-    init(registered family: RegisteredModelFamily, settings: any ModelSettings, dropout: Double, normalizeInput: Bool) {
+    init(
+        registered family: RegisteredModelFamily, settings: any ModelSettings, dropout: Double, normalizeInput: Bool,
+        stream: KeypointStream = .joint
+    ) {
         self.family = family
         self.settings = settings
         self.dropout = dropout
         self.normalizeInput = normalizeInput
+        self.stream = stream
     }
 
     /// The settings as the family's type, or nil for another family's type.
@@ -112,15 +118,18 @@ public struct ModelConfiguration: Sendable, Hashable {
         let family = self.family.settingsDescription(settings)
         return (family.isEmpty ? "" : family + ", ") + "dropout \(dropout.manifestText)"
             + (normalizeInput ? ", keypoints normalized in the model" : "")
+            + (stream == .joint ? "" : ", \(stream.rawValue) stream")
     }
 
     private func input(layout: SkeletonLayout, windowSize: Int, classCount: Int) -> ModelInput {
-        ModelInput(layout: layout, windowSize: windowSize, classCount: classCount, dropout: dropout, normalizeInput: normalizeInput)
+        ModelInput(
+            layout: layout, windowSize: windowSize, classCount: classCount, dropout: dropout, normalizeInput: normalizeInput,
+            stream: stream)
     }
 
     public static func == (lhs: ModelConfiguration, rhs: ModelConfiguration) -> Bool {
         lhs.family == rhs.family && lhs.settings.isEqual(to: rhs.settings) && lhs.dropout == rhs.dropout
-            && lhs.normalizeInput == rhs.normalizeInput
+            && lhs.normalizeInput == rhs.normalizeInput && lhs.stream == rhs.stream
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -128,5 +137,6 @@ public struct ModelConfiguration: Sendable, Hashable {
         settings.hash(into: &hasher)
         hasher.combine(dropout)
         hasher.combine(normalizeInput)
+        hasher.combine(stream)
     }
 }

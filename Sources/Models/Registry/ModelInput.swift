@@ -1,3 +1,4 @@
+import NeuralNetwork
 import Pose
 
 /// What a model family builds a classifier for: the windows' layout and length, the classes,
@@ -13,6 +14,8 @@ public struct ModelInput: Sendable {
     public var dropout: Double
     /// Whether the model centres and scales x and y itself (`model.normalizeInput`).
     public var normalizeInput: Bool
+    /// The stream the model computes from the keypoints (`model.stream`).
+    public var stream: KeypointStream
 
     /// Creates a description of the data a model is built for.
     ///
@@ -22,11 +25,16 @@ public struct ModelInput: Sendable {
     ///   - classCount: Number of classes.
     ///   - dropout: The dropout probability.
     ///   - normalizeInput: Whether to normalize keypoints inside the model.
-    public init(layout: SkeletonLayout, windowSize: Int, classCount: Int, dropout: Double = 0, normalizeInput: Bool = false) {
+    ///   - stream: The stream to compute from the keypoints (default: the joints).
+    public init(
+        layout: SkeletonLayout, windowSize: Int, classCount: Int, dropout: Double = 0, normalizeInput: Bool = false,
+        stream: KeypointStream = .joint
+    ) {
         self.layout = layout
         self.windowSize = windowSize
         self.classCount = classCount
         self.dropout = dropout
         self.normalizeInput = normalizeInput
+        self.stream = stream
     }
 }

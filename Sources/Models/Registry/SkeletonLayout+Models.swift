@@ -34,9 +34,25 @@ extension SkeletonLayout {
     /// gets the identity graph (1 partition): each joint is convolved on its own and joints meet
     /// in the global pooling.
     package var spatialGraph: SpatialGraph {
-        SpatialGraph(
-            jointCount: jointCount, edges: edges.map { ($0.first, $0.second) },
-            center: joints.firstIndex(of: "neck") ?? joints.firstIndex(of: "shoulderCenter"))
+        SpatialGraph(jointCount: jointCount, edges: edges.map { ($0.first, $0.second) }, center: graphCentre)
+    }
+
+    /// The joint the graph is centred on and the bone tree grows from: `neck`, else
+    /// `shoulderCenter`, else nil (the graph picks its most central joint).
+    private var graphCentre: Int? {
+        joints.firstIndex(of: "neck") ?? joints.firstIndex(of: "shoulderCenter")
+    }
+
+    /// The ``KeypointStreamLayer`` of `stream` on this layout: bones point from each joint toward
+    /// the graph's centre joint (the breadth-first tree from it), and the `confidence` channel,
+    /// if any, is averaged.
+    package func streamConfiguration(_ stream: KeypointStream) -> KeypointStreamLayer.Configuration {
+        let pairs = edges.map { ($0.first, $0.second) }
+        let centre = graphCentre ?? SpatialGraph.centralJoint(jointCount: jointCount, edges: pairs)
+        return KeypointStreamLayer.Configuration(
+            stream: stream, channelCount: channelCount,
+            parents: KeypointStreamLayer.Configuration.parents(jointCount: jointCount, edges: pairs, roots: [centre]),
+            confidenceChannel: channels.firstIndex(of: "confidence"))
     }
 }
 
@@ -44,5 +60,10 @@ extension ModelInput {
     /// The in-model keypoint normalization the input asks for, or nil.
     package var keypointNormalization: InputNormalization? {
         normalizeInput ? layout.inputNormalization : nil
+    }
+
+    /// The stream layer the input asks for, or nil for the joints.
+    package var streamConfiguration: KeypointStreamLayer.Configuration? {
+        stream == .joint ? nil : layout.streamConfiguration(stream)
     }
 }

@@ -52,9 +52,17 @@ public enum InputNormalization: Codable, Hashable, Sendable {
         }
     }
 
-    /// The layer as the first entry of a model's layer list, named `keypointNormalization` (the
-    /// name in state dictionaries and ONNX graphs), or nothing when `normalization` is nil.
-    public static func layers(_ normalization: InputNormalization?) -> [(name: String, layer: any Layer)] {
-        normalization.map { [("keypointNormalization", $0.makeLayer())] } ?? []
+    /// The first entries of a model's layer list: the normalization, named
+    /// `keypointNormalization`, then the stream, named `inputStream` (the names in ONNX graphs;
+    /// neither has a tensor in the state dictionary). Nil entries are left out.
+    ///
+    /// - Parameters:
+    ///   - normalization: The in-model normalization, or nil.
+    ///   - stream: The bone or motion stream, or nil for the joints; must have no problems.
+    public static func layers(
+        _ normalization: InputNormalization?, stream: KeypointStreamLayer.Configuration? = nil
+    ) -> [(name: String, layer: any Layer)] {
+        (normalization.map { [("keypointNormalization", $0.makeLayer())] } ?? [])
+            + (stream.map { [("inputStream", KeypointStreamLayer(configuration: $0))] } ?? [])
     }
 }

@@ -6,6 +6,7 @@ import Randomness
 ///
 /// ```
 /// keypointNormalization KeypointNormalization    (optional: centre and scale x, y per frame)
+/// inputStream          KeypointStreamLayer          (optional: bones or motion instead of joints)
 /// inputNormalization   BatchNormalization(C·J)   (per keypoint value, as the other models)
 /// flatten              [N, C·J, T] → [N, C·J·T]  (feature (c·J + j)·T + t)
 /// hidden               Linear(C·J·T → hiddenUnits) → ReLU (→ Dropout when dropout > 0)
@@ -30,6 +31,9 @@ public final class MultilayerPerceptron: Classifier {
         public var dropout: Float
         /// Where x, y and confidence are, to centre and scale them inside the model; nil for none.
         public var keypointNormalization: InputNormalization?
+        /// The stream computed from the (normalized) keypoints before the network
+        /// (``KeypointStreamLayer``); nil for the joints themselves.
+        public var stream: KeypointStreamLayer.Configuration?
 
         /// Creates a configuration.
         ///
@@ -40,14 +44,16 @@ public final class MultilayerPerceptron: Classifier {
         ///   - classCount: The number of classes.
         ///   - dropout: Dropout after the hidden layer (default 0).
         ///   - keypointNormalization: Centre and scale keypoints first (default nil: no).
+        ///   - stream: The bone or motion stream to compute next (default nil: the joints).
         public init(inputChannels: Int, frames: Int, hiddenUnits: Int = 256, classCount: Int, dropout: Float = 0,
-                    keypointNormalization: InputNormalization? = nil) {
+                    keypointNormalization: InputNormalization? = nil, stream: KeypointStreamLayer.Configuration? = nil) {
             self.inputChannels = inputChannels
             self.frames = frames
             self.hiddenUnits = hiddenUnits
             self.classCount = classCount
             self.dropout = dropout
             self.keypointNormalization = keypointNormalization
+            self.stream = stream
         }
 
         /// Problems that make the configuration unusable, empty when it is valid.
@@ -59,6 +65,7 @@ public final class MultilayerPerceptron: Classifier {
             if classCount < 2 { problems.append("classCount must be at least 2, got \(classCount)") }
             if !(dropout >= 0 && dropout < 1) { problems.append("dropout must be in [0, 1), got \(dropout)") }
             problems += keypointNormalization?.problems(forInputChannels: inputChannels) ?? []
+            problems += stream?.problems(forInputChannels: inputChannels) ?? []
             return problems
         }
     }
@@ -81,7 +88,7 @@ public final class MultilayerPerceptron: Classifier {
         let problems = configuration.problems
         guard problems.isEmpty else { throw InvalidConfiguration(problems: problems) }
         self.configuration = configuration
-        var layers = InputNormalization.layers(configuration.keypointNormalization) + [
+        var layers = InputNormalization.layers(configuration.keypointNormalization, stream: configuration.stream) + [
             ("inputNormalization", BatchNormalization(channels: configuration.inputChannels)),
             ("flatten", Flatten()),
             ("hidden", Linear(

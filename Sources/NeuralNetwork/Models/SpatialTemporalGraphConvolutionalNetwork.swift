@@ -10,6 +10,7 @@ import Randomness
 ///
 /// ```
 /// keypointNormalization InputNormalization on [N, C·V, T]  (optional: centre and scale the keypoints)
+/// inputStream         KeypointStreamLayer on [N, C·V, T]      (optional: bones or motion instead of joints)
 /// inputNormalization  BatchNormalization(C·V) on [N, C·V, T]   (st-gcn's data_bn)
 ///                     [N, C·V, T] → [N, C, V, T] → [N, C, T, V]
 /// blocks.i            SpatialTemporalGraphBlock(channels_i, stride_i); block 0 without residual
@@ -84,6 +85,9 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         /// Where x, y and confidence are, to centre and scale them inside the model
         /// (``InputNormalization``); nil to take the input as it is.
         public var keypointNormalization: InputNormalization?
+        /// The stream computed from the (normalized) keypoints before the network
+        /// (``KeypointStreamLayer``); nil for the joints themselves.
+        public var stream: KeypointStreamLayer.Configuration?
 
         /// Creates a configuration.
         ///
@@ -96,9 +100,10 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         ///   - edgeImportance: Whether to learn edge importance (default true).
         ///   - dropout: Dropout rate (default 0).
         ///   - keypointNormalization: Centre and scale keypoints first (default nil: no).
+        ///   - stream: The bone or motion stream to compute next (default nil: the joints).
         public init(channelCount: Int, graph: SpatialGraph, classCount: Int, blocks: [Block] = Preset.stgcn.blocks,
                     temporalKernelSize: Int = 9, edgeImportance: Bool = true, dropout: Float = 0,
-                    keypointNormalization: InputNormalization? = nil) {
+                    keypointNormalization: InputNormalization? = nil, stream: KeypointStreamLayer.Configuration? = nil) {
             self.channelCount = channelCount
             self.graph = graph
             self.classCount = classCount
@@ -107,6 +112,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
             self.edgeImportance = edgeImportance
             self.dropout = dropout
             self.keypointNormalization = keypointNormalization
+            self.stream = stream
         }
 
         /// Problems that make the configuration unusable, empty when it is valid.
@@ -122,6 +128,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
                 problems.append("temporalKernelSize must be odd and positive, got \(temporalKernelSize)")
             }
             if !(dropout >= 0 && dropout < 1) { problems.append("dropout must be in [0, 1), got \(dropout)") }
+            problems += stream?.problems(forInputChannels: channelCount * graph.jointCount) ?? []
             if let keypointNormalization {
                 problems += keypointNormalization.problems
                 if keypointNormalization.channelCount != channelCount || keypointNormalization.jointCount != graph.jointCount {
@@ -138,8 +145,9 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
 
     /// The hyperparameters the network was built with.
     public let configuration: Configuration
-    /// Centres and scales x, y on `[N, C·V, T]` (optional).
-    public let keypointNormalization: (any Layer)?
+    /// The keypoint normalization (`keypointNormalization`) and the stream (`inputStream`) on
+    /// `[N, C·V, T]`, each when configured (``InputNormalization/layers(_:stream:)``).
+    public let inputLayers: [(name: String, layer: any Layer)]
     /// st-gcn's `data_bn` on `[N, C·V, T]`.
     public let inputNormalization: BatchNormalization
     /// The blocks on `[N, C, T, V]`, named `0`, `1`, ….
@@ -161,7 +169,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         let problems = configuration.problems
         guard problems.isEmpty else { throw InvalidConfiguration(problems: problems) }
         self.configuration = configuration
-        keypointNormalization = configuration.keypointNormalization.map { $0.makeLayer() }
+        inputLayers = InputNormalization.layers(configuration.keypointNormalization, stream: configuration.stream)
         inputNormalization = BatchNormalization(channels: configuration.channelCount * configuration.graph.jointCount)
         var layers: [any Layer] = []
         var width = configuration.channelCount
@@ -192,8 +200,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
     public var classCount: Int { configuration.classCount }
     public var inputShape: [Int?] { [configuration.channelCount * configuration.graph.jointCount, nil] }
     public var sublayers: [(name: String, layer: any Layer)] {
-        (keypointNormalization.map { [("keypointNormalization", $0)] } ?? [])
-            + [("inputNormalization", inputNormalization), ("blocks", blocks), ("classifier", classifier)]
+        inputLayers + [("inputNormalization", inputNormalization), ("blocks", blocks), ("classifier", classifier)]
     }
 
     /// Computes logits.
@@ -208,7 +215,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
                      "SpatialTemporalGraphConvolutionalNetwork expects [N, \(channels * joints), T], got \(x.shape)")
         inputShapeOfLastForward = x.shape
         let (batch, length) = (x.shape[0], x.shape[2])
-        let centred = keypointNormalization?.forward(x, training: training) ?? x
+        let centred = inputLayers.reduce(x) { $1.layer.forward($0, training: training) }
         let normalized = inputNormalization.forward(centred, training: training)
         let graphInput = normalized.swappingAxes(
             outer: batch * channels, joints, length, inner: 1, shape: [batch, channels, length, joints])
@@ -227,6 +234,6 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         let gradNormalized = gradGraphInput.swappingAxes(
             outer: batch * channels, length, joints, inner: 1, shape: inputShapeOfLastForward)
         let gradCentred = inputNormalization.backward(gradNormalized)
-        return keypointNormalization?.backward(gradCentred) ?? gradCentred
+        return inputLayers.reversed().reduce(gradCentred) { $1.layer.backward($0) }
     }
 }

@@ -7,6 +7,7 @@ import Randomness
 ///
 /// ```
 /// keypointNormalization KeypointNormalization    (optional: centre and scale x, y per frame)
+/// inputStream          KeypointStreamLayer          (optional: bones or motion instead of joints)
 /// inputNormalization   BatchNormalization(C·J)   (ST-GCN's data_bn; Yan et al., AAAI 2018)
 /// blocks.i             TemporalConvolution(k_i, "same" padding, dilation d_i)
 ///                      → BatchNormalization → ReLU (→ Dropout when dropout > 0)
@@ -37,6 +38,9 @@ public final class TemporalConvolutionalNetwork: Classifier {
         /// Where x, y and confidence are, to centre and scale them inside the model
         /// (``InputNormalization``); nil to take the input as it is.
         public var keypointNormalization: InputNormalization?
+        /// The stream computed from the (normalized) keypoints before the network
+        /// (``KeypointStreamLayer``); nil for the joints themselves.
+        public var stream: KeypointStreamLayer.Configuration?
 
         /// Creates a configuration.
         ///
@@ -48,9 +52,10 @@ public final class TemporalConvolutionalNetwork: Classifier {
         ///   - dilations: Dilation per block (default: 1 for every block).
         ///   - dropout: Dropout rate after each block (default 0).
         ///   - keypointNormalization: Centre and scale keypoints first (default nil: no).
+        ///   - stream: The bone or motion stream to compute next (default nil: the joints).
         public init(inputChannels: Int, classCount: Int, channels: [Int] = [64, 64, 64],
                     kernelSizes: [Int] = [7, 5, 3], dilations: [Int]? = nil, dropout: Float = 0,
-                    keypointNormalization: InputNormalization? = nil) {
+                    keypointNormalization: InputNormalization? = nil, stream: KeypointStreamLayer.Configuration? = nil) {
             self.inputChannels = inputChannels
             self.classCount = classCount
             self.channels = channels
@@ -58,6 +63,7 @@ public final class TemporalConvolutionalNetwork: Classifier {
             self.dilations = dilations ?? [Int](repeating: 1, count: channels.count)
             self.dropout = dropout
             self.keypointNormalization = keypointNormalization
+            self.stream = stream
         }
 
         /// Problems that make the configuration unusable, empty when it is valid.
@@ -77,6 +83,7 @@ public final class TemporalConvolutionalNetwork: Classifier {
             if dilations.contains(where: { $0 < 1 }) { problems.append("dilations must be positive, got \(dilations)") }
             if !(dropout >= 0 && dropout < 1) { problems.append("dropout must be in [0, 1), got \(dropout)") }
             problems += keypointNormalization?.problems(forInputChannels: inputChannels) ?? []
+            problems += stream?.problems(forInputChannels: inputChannels) ?? []
             return problems
         }
     }
@@ -118,7 +125,7 @@ public final class TemporalConvolutionalNetwork: Classifier {
             blocks.append(Sequential(block))
             width = outChannels
         }
-        body = Sequential(InputNormalization.layers(configuration.keypointNormalization) + [
+        body = Sequential(InputNormalization.layers(configuration.keypointNormalization, stream: configuration.stream) + [
             ("inputNormalization", BatchNormalization(channels: configuration.inputChannels)),
             ("blocks", Sequential(blocks)),
             ("pooling", GlobalAveragePooling()),

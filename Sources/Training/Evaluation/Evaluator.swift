@@ -42,22 +42,31 @@ public struct Evaluator: Sendable {
 
     /// Metrics from already computed window probabilities `[N, K]`.
     public func metrics(probabilities: [Float], loss: Double, windows: WindowSet) -> SplitMetrics {
-        let classCount = windows.labels.count
-        var windowConfusion = ConfusionMatrix(labels: windows.labels)
-        var sequenceScores = Array(repeating: [Double](repeating: 0, count: classCount), count: windows.sequenceIDs.count)
-        var sequenceVotes = Array(repeating: [Int](repeating: 0, count: classCount), count: windows.sequenceIDs.count)
-        var sequenceWindowCounts = [Int](repeating: 0, count: windows.sequenceIDs.count)
-        for window in 0..<windows.count {
-            let row = probabilities[(window * classCount)..<((window + 1) * classCount)]
+        metrics(of: WindowScores(windows: windows, probabilities: probabilities), loss: loss)
+    }
+
+    /// Window-level and sequence-level metrics of scored windows (``WindowScores``).
+    ///
+    /// - Parameters:
+    ///   - scores: The probabilities and labels of every window; must have no ``WindowScores/problems``.
+    ///   - loss: The mean cross-entropy to report, or nil when it is not known (a fused ensemble).
+    public func metrics(of scores: WindowScores, loss: Double?) -> SplitMetrics {
+        let classCount = scores.labels.count
+        var windowConfusion = ConfusionMatrix(labels: scores.labels)
+        var sequenceScores = Array(repeating: [Double](repeating: 0, count: classCount), count: scores.sequenceIDs.count)
+        var sequenceVotes = Array(repeating: [Int](repeating: 0, count: classCount), count: scores.sequenceIDs.count)
+        var sequenceWindowCounts = [Int](repeating: 0, count: scores.sequenceIDs.count)
+        for window in 0..<scores.count {
+            let row = scores.probabilities[(window * classCount)..<((window + 1) * classCount)]
             let predicted = Self.argmax(row.map(Double.init))
-            windowConfusion.record(trueIndex: windows.labelIndices[window], predictedIndex: predicted)
-            let sequence = windows.sequenceIndices[window]
+            windowConfusion.record(trueIndex: scores.labelIndices[window], predictedIndex: predicted)
+            let sequence = scores.sequenceIndices[window]
             for (k, p) in row.enumerated() { sequenceScores[sequence][k] += Double(p) }
             sequenceVotes[sequence][predicted] += 1
             sequenceWindowCounts[sequence] += 1
         }
-        var sequenceConfusion = ConfusionMatrix(labels: windows.labels)
-        for sequence in windows.sequenceIDs.indices where sequenceWindowCounts[sequence] > 0 {
+        var sequenceConfusion = ConfusionMatrix(labels: scores.labels)
+        for sequence in scores.sequenceIDs.indices where sequenceWindowCounts[sequence] > 0 {
             let meanProbabilities = sequenceScores[sequence].map { $0 / Double(sequenceWindowCounts[sequence]) }
             let predicted: Int
             switch aggregation {
@@ -68,7 +77,7 @@ public struct Evaluator: Sendable {
                 let keys = zip(sequenceVotes[sequence], meanProbabilities).map { Double($0) * 2 + $1 }
                 predicted = Self.argmax(keys)
             }
-            sequenceConfusion.record(trueIndex: windows.sequenceLabelIndices[sequence], predictedIndex: predicted)
+            sequenceConfusion.record(trueIndex: scores.sequenceLabelIndices[sequence], predictedIndex: predicted)
         }
         return SplitMetrics(
             window: ClassificationMetrics(confusion: windowConfusion, loss: loss),

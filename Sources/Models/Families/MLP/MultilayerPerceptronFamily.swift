@@ -35,7 +35,7 @@ public struct MultilayerPerceptronFamily: ModelFamily {
             configuration: .init(
                 inputChannels: input.layout.channelCount * input.layout.jointCount, frames: input.windowSize,
                 hiddenUnits: settings.hiddenUnits, classCount: input.classCount, dropout: Float(input.dropout),
-                keypointNormalization: input.keypointNormalization),
+                keypointNormalization: input.keypointNormalization, stream: input.streamConfiguration),
             using: &generator)
     }
 

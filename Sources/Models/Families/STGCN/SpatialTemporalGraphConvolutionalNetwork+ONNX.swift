@@ -22,7 +22,7 @@ extension SpatialTemporalGraphConvolutionalNetwork: ONNXExportable {
                 .onnx, model: "SpatialTemporalGraphConvolutionalNetwork",
                 expected: "\(channels) channels of \(joints) joints and at least one frame", window: window)
         }
-        var translated: [(name: String, layer: any Layer)] = keypointNormalization.map { [("keypointNormalization", $0)] } ?? []
+        var translated: [(name: String, layer: any Layer)] = inputLayers
         translated += [("inputNormalization", inputNormalization), ("blocks", blocks), ("classifier", classifier)]
         for (name, layer) in sublayers where !translated.contains(where: { $0.name == name && $0.layer === layer }) {
             throw ModelExportError.unsupportedLayer(.onnx, path: name, type: String(describing: type(of: layer)))

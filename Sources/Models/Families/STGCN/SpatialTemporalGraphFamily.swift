@@ -53,7 +53,7 @@ public struct SpatialTemporalGraphFamily: ModelFamily {
             configuration: .init(
                 channelCount: input.layout.channelCount, graph: input.layout.spatialGraph, classCount: input.classCount,
                 blocks: preset.blocks, edgeImportance: settings.edgeImportance, dropout: Float(input.dropout),
-                keypointNormalization: input.keypointNormalization),
+                keypointNormalization: input.keypointNormalization, stream: input.streamConfiguration),
             using: &generator)
     }
 

@@ -73,7 +73,7 @@ public struct TemporalConvolutionalFamily: ModelFamily {
             configuration: .init(
                 inputChannels: input.layout.channelCount * input.layout.jointCount, classCount: input.classCount,
                 channels: settings.channels, kernelSizes: settings.kernelSizes, dropout: Float(input.dropout),
-                keypointNormalization: input.keypointNormalization),
+                keypointNormalization: input.keypointNormalization, stream: input.streamConfiguration),
             using: &generator)
     }
 

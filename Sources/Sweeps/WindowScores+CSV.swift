@@ -1,0 +1,77 @@
+import Foundation
+import Reports
+import Training
+
+extension WindowScores {
+    /// The folder of a trial that holds one `<split>.csv` per scored split.
+    public static let folderName = "scores"
+
+    /// `scores/<split>.csv`, one row per window: `window` (0-based), `recording` and
+    /// `recording_label` (the window's sequence and its label), `label` (the window's true
+    /// class), then one column per class with its probability, in the model's output order.
+    /// Probabilities are written as the shortest text that reads back to the same `Float`.
+    public var csvTable: Table {
+        var table = Table(header: ["window", "recording", "recording_label", "label"] + labels)
+        let classCount = labels.count
+        for window in 0..<count {
+            let sequence = sequenceIndices[window]
+            table.append(
+                ["\(window)", sequenceIDs[sequence], labels[sequenceLabelIndices[sequence]], labels[labelIndices[window]]]
+                    + probabilities[(window * classCount)..<((window + 1) * classCount)].map { "\($0)" })
+        }
+        return table
+    }
+
+    /// Reads a file written from ``csvTable``, checking every cell.
+    ///
+    /// - Parameter url: The file.
+    /// - Throws: ``SweepError/windowScores(path:reason:)`` naming the file and the line of the
+    ///   first problem: unreadable, not CSV, another header, a label not in the header, a
+    ///   recording with two labels, a probability that is not a finite non-negative number.
+    public init(contentsOf url: URL) throws {
+        func failure(_ reason: String) -> SweepError { .windowScores(path: url.path, reason: reason) }
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch { throw failure("cannot be read: \(error.localizedDescription)") }
+        let table: Table
+        do { table = try Table.parse(csv: text) } catch { throw failure("\(error)") }
+        let fixed = ["window", "recording", "recording_label", "label"]
+        guard table.header.count > fixed.count + 1, Array(table.header.prefix(fixed.count)) == fixed else {
+            throw failure("line 1: expected the columns \(fixed.joined(separator: ", ")) and at least two classes, found \(table.header)")
+        }
+        let labels = Array(table.header.dropFirst(fixed.count))
+        let labelIndex = Dictionary(labels.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        guard labelIndex.count == labels.count else { throw failure("line 1: a class is named twice in \(labels)") }
+        var probabilities: [Float] = []
+        probabilities.reserveCapacity(table.rows.count * labels.count)
+        var (labelIndices, sequenceIndices, sequenceIDs, sequenceLabels) = ([Int](), [Int](), [String](), [Int]())
+        var sequenceIndex: [String: Int] = [:]
+        for (offset, row) in table.rows.enumerated() {
+            let line = offset + 2
+            guard row[0] == "\(offset)" else { throw failure("line \(line): window '\(row[0])', expected \(offset)") }
+            guard let label = labelIndex[row[3]], let recordingLabel = labelIndex[row[2]] else {
+                throw failure("line \(line): label '\(row[3])' or recording label '\(row[2])' is not one of the classes \(labels)")
+            }
+            if let known = sequenceIndex[row[1]] {
+                guard sequenceLabels[known] == recordingLabel else {
+                    throw failure("line \(line): recording '\(row[1])' has label '\(row[2])' here and '\(labels[sequenceLabels[known]])' before")
+                }
+                sequenceIndices.append(known)
+            } else {
+                sequenceIndex[row[1]] = sequenceIDs.count
+                sequenceIndices.append(sequenceIDs.count)
+                sequenceIDs.append(row[1])
+                sequenceLabels.append(recordingLabel)
+            }
+            labelIndices.append(label)
+            for (column, cell) in row.dropFirst(fixed.count).enumerated() {
+                guard let value = Float(cell), value.isFinite, value >= 0 else {
+                    throw failure("line \(line), column '\(labels[column])': '\(cell)' is not a probability")
+                }
+                probabilities.append(value)
+            }
+        }
+        self.init(
+            labels: labels, probabilities: probabilities, labelIndices: labelIndices, sequenceIndices: sequenceIndices,
+            sequenceIDs: sequenceIDs, sequenceLabelIndices: sequenceLabels)
+    }
+}
