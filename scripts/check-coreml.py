@@ -59,15 +59,32 @@ def convolution(x, p):
     return y
 
 
+def max_pooling(x, p):
+    """PoolingLayerParams MAX: x [B, C, H, W], valid padding that never wins (PyTorch's -inf)."""
+    (top, bottom), (left, right) = [(e.startEdgeSize, e.endEdgeSize) for e in p.valid.paddingAmounts.borderAmounts]
+    x = np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=-np.inf)
+    (sh, sw), (kh, kw) = p.stride, p.kernelSize
+    h_out = (x.shape[2] - kh) // sh + 1
+    w_out = (x.shape[3] - kw) // sw + 1
+    y = np.full((x.shape[0], x.shape[1], h_out, w_out), -np.inf)
+    for i in range(kh):
+        for j in range(kw):
+            y = np.maximum(y, x[:, :, i:i + sh * (h_out - 1) + 1:sh, j:j + sw * (w_out - 1) + 1:sw])
+    return y
+
+
 def run_layer(layer, inputs):
     kind = layer.WhichOneof("layer")
     p = getattr(layer, kind)
     x = inputs[0] if inputs else None
     if kind == "convolution":
         return [convolution(x, p)]
-    if kind == "pooling":
-        assert p.globalPooling and p.type == 1, "only global average pooling is interpreted"
+    if kind == "pooling" and p.globalPooling:
+        assert p.type == 1, "only global average pooling is interpreted"
         return [x.mean(axis=(2, 3), keepdims=True)]
+    if kind == "pooling":
+        assert p.type == 0 and p.WhichOneof("PoolingPaddingType") == "valid", "only max pooling with valid padding"
+        return [max_pooling(x, p)]
     if kind == "activation":
         assert p.WhichOneof("NonlinearityType") == "ReLU"
         return [np.maximum(x, 0)]

@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func registryHoldsTheBuiltInFamiliesAndTheTestFamily() {
-        #expect(Self.registry.names == ["tcn", "stgcn", "stgcn-small", "mlp", "mean-pooling"])
+        #expect(Self.registry.names == ["tcn", "stgcn", "stgcn-small", "stgcnpp", "stgcnpp-small", "mlp", "mean-pooling"])
     }
 
     /// Output shape `[N, classes]`, bit-identical state for one seed and different for another

@@ -18,6 +18,10 @@ extension CoreML {
         /// Case 120, `PoolingLayerParams` with `type` (1) `AVERAGE` = 1, `valid` (30) padding and
         /// `globalPooling` (60): `[B, C, H, W] → [B, C, 1, 1]`, the mean over H and W.
         case globalAveragePooling
+        /// Case 120, `PoolingLayerParams` with `type` (1) `MAX` = 0, `kernelSize` (10) `[H, W]`,
+        /// `stride` (20) and `valid` (30) padding with `BorderAmounts` `[(top, bottom), (left, right)]`:
+        /// the maximum over each window, `H_out = ⌊(H + top + bottom − kH) / sH⌋ + 1`.
+        case maxPooling(kernelSize: [Int], stride: [Int], padding: [(start: Int, end: Int)])
         /// Case 130, `ActivationParams` with `ReLU` (10): `max(x, 0)`.
         case relu
         /// Case 140, `InnerProductLayerParams`: `inputChannels` (1), `outputChannels` (2),
@@ -63,14 +67,7 @@ extension CoreML {
                     // ValidPadding.paddingAmounts (1) = BorderAmounts.borderAmounts (10) of EdgeSizes
                     // (startEdgeSize 1, endEdgeSize 2).
                     e.writeMessage(field: 50, Fields { valid in
-                        valid.writeMessage(field: 1, Fields { amounts in
-                            for edge in padding {
-                                amounts.writeMessage(field: 10, Fields { sizes in
-                                    sizes.writeInt64(field: 1, Int64(edge.start))
-                                    sizes.writeInt64(field: 2, Int64(edge.end))
-                                })
-                            }
-                        })
+                        valid.writeMessage(field: 1, Self.borderAmounts(padding))
                     })
                     if bias != nil { e.writeInt64(field: 70, 1) }
                     e.writeMessage(field: 90, WeightParams(weights))
@@ -81,6 +78,15 @@ extension CoreML {
                     e.writeInt64(field: 1, 1)
                     e.writeMessage(field: 30, EmptyMessage())
                     e.writeInt64(field: 60, 1)
+                })
+            case let .maxPooling(kernel, stride, padding):
+                encoder.writeMessage(field: 120, Fields { e in
+                    e.writeInt64(field: 1, 0)
+                    e.writePackedInt64(field: 10, kernel.map(Int64.init))
+                    e.writePackedInt64(field: 20, stride.map(Int64.init))
+                    e.writeMessage(field: 30, Fields { valid in
+                        valid.writeMessage(field: 1, Self.borderAmounts(padding))
+                    })
                 })
             case .relu:
                 encoder.writeMessage(field: 130, Fields { $0.writeMessage(field: 10, EmptyMessage()) })
@@ -132,6 +138,19 @@ extension CoreML {
                     e.writePackedInt64(field: 1, axes.map(Int64.init))
                     if keepDims { e.writeInt64(field: 2, 1) }
                 })
+            }
+        }
+
+        /// `BorderAmounts` with `borderAmounts` (10) of `EdgeSizes` (`startEdgeSize` 1, `endEdgeSize` 2),
+        /// the `paddingAmounts` (1) of a `ValidPadding`.
+        private static func borderAmounts(_ padding: [(start: Int, end: Int)]) -> Fields {
+            Fields { amounts in
+                for edge in padding {
+                    amounts.writeMessage(field: 10, Fields { sizes in
+                        sizes.writeInt64(field: 1, Int64(edge.start))
+                        sizes.writeInt64(field: 2, Int64(edge.end))
+                    })
+                }
             }
         }
 

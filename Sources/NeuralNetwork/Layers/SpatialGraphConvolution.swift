@@ -21,8 +21,14 @@ import Randomness
 /// inputs instead of the `K·C_out` outputs saves `K·(C_out − C_in)·T·V²` multiply-adds; the bias
 /// term becomes `Σ_k b[k·C_out + c] · Σ_v Ã[k, v, w]`.
 ///
+/// With a learned adjacency (``learnedAdjacency``, PYSKL's `unit_gcn` with `adaptive='init'`,
+/// `pyskl/models/gcns/utils/gcn.py`; Duan et al., "PYSKL: Towards Good Practices for Skeleton
+/// Action Recognition", ACM MM 2022) `A` itself is a parameter, initialized to the graph's
+/// adjacency, and `Ã = A` (or `A ⊙ M` with edge importance too).
+///
 /// PyTorch mapping: `gcn.conv.weight` `[K·C_out, C_in, 1, 1]` → ``weight`` `[K·C_out, C_in]`,
-/// `gcn.conv.bias` → ``bias``, the model's `edge_importance[i]` `[K, V, V]` → ``edgeImportance``.
+/// `gcn.conv.bias` → ``bias``, the model's `edge_importance[i]` `[K, V, V]` → ``edgeImportance``,
+/// PYSKL's `unit_gcn.A` (a parameter with `adaptive='init'`) → ``learnedAdjacency`` (`adjacency`).
 public final class SpatialGraphConvolution: Layer {
     /// Channels of the input, `C_in`.
     public let inChannels: Int
@@ -37,6 +43,9 @@ public final class SpatialGraphConvolution: Layer {
     /// The learnable edge importance `M` `[K, V, V]` multiplying `A` element-wise (initialized to 1),
     /// or `nil` when disabled.
     public let edgeImportance: Parameter?
+    /// The learned adjacency `A` `[K, V, V]`, named `adjacency`, initialized to the graph's, or
+    /// `nil` when the graph's adjacency is a constant.
+    public let learnedAdjacency: Parameter?
 
     private var input = Tensor(zeros: [0, 0, 0, 0])
     /// The aggregated input `g`, `[N, K·C_in, T·V]`, rows ordered `(k, i)`.
@@ -54,9 +63,11 @@ public final class SpatialGraphConvolution: Layer {
     ///   - outChannels: Channels of the output.
     ///   - graph: The skeleton graph.
     ///   - edgeImportance: Whether to learn the element-wise multiplier `M` on the adjacency.
+    ///   - learnsAdjacency: Whether the adjacency `A` itself is a parameter initialized to the
+    ///     graph's (PYSKL's `adaptive='init'`).
     ///   - generator: The source of randomness; weight values are drawn first, then bias values.
     public init(inChannels: Int, outChannels: Int, graph: SpatialGraph, edgeImportance: Bool = false,
-                using generator: inout SeededGenerator) {
+                learnsAdjacency: Bool = false, using generator: inout SeededGenerator) {
         precondition(inChannels > 0 && outChannels > 0, "SpatialGraphConvolution needs positive channel counts")
         self.inChannels = inChannels
         self.outChannels = outChannels
@@ -70,9 +81,15 @@ public final class SpatialGraphConvolution: Layer {
         self.edgeImportance = edgeImportance
             ? Parameter(name: "edgeImportance", value: Tensor(shape: graph.adjacency.shape, repeating: 1))
             : nil
+        learnedAdjacency = learnsAdjacency ? Parameter(name: "adjacency", value: graph.adjacency) : nil
     }
 
-    public var ownParameters: [Parameter] { [weight, bias] + (edgeImportance.map { [$0] } ?? []) }
+    public var ownParameters: [Parameter] {
+        [weight, bias] + (learnedAdjacency.map { [$0] } ?? []) + (edgeImportance.map { [$0] } ?? [])
+    }
+
+    /// The adjacency before edge importance: the learned one, or the graph's constant, `[K, V, V]`.
+    public var baseAdjacency: Tensor { learnedAdjacency?.value ?? graph.adjacency }
 
     private var partitions: Int { graph.partitionCount }
     private var joints: Int { graph.jointCount }
@@ -89,7 +106,7 @@ public final class SpatialGraphConvolution: Layer {
         let (batch, length) = (x.shape[0], x.shape[2])
         let plane = length * joints
         input = x
-        effectiveAdjacency = graph.adjacency
+        effectiveAdjacency = baseAdjacency
         if let edgeImportance { effectiveAdjacency.multiply(by: edgeImportance.value) }
 
         // Per sample n, split between ComputeThreads:
@@ -135,7 +152,7 @@ public final class SpatialGraphConvolution: Layer {
     /// With `G = ∂loss/∂y` `[N, C_out, T, V]`: `∂W' = Σ_n G[n] g[n]ᵀ`, `∂g[n] = W'ᵀ G[n]`,
     /// `∂x[n] = Σ_k ∂g[n, k] Ã[k]ᵀ`, `∂Ã[k] = Σ_n x[n]ᵀ ∂g[n, k] + 1 ⊗ (Σ_c b[k·C_out + c] S[c, ·])`
     /// with `S[c, w] = Σ_{n,t} G[n, c, t, w]`, `∂b[k·C_out + c] = Σ_w S[c, w] Σ_v Ã[k, v, w]`
-    /// and `∂M = ∂Ã ⊙ A`.
+    /// and `∂M = ∂Ã ⊙ A`; a learned adjacency gets `∂A = ∂Ã ⊙ M` (`∂Ã` without edge importance).
     ///
     /// - Parameter gradOutput: ∂loss/∂y, `[N, C_out, T, V]`.
     /// - Returns: ∂loss/∂x, `[N, C_in, T, V]`.
@@ -146,7 +163,7 @@ public final class SpatialGraphConvolution: Layer {
         let plane = length * joints
         let (depth, sampleSize) = (partitions * inChannels, inChannels * plane)
         let (outChannels, partitions, joints) = (outChannels, partitions, joints)
-        let learnsEdgeImportance = edgeImportance != nil
+        let learnsAdjacencyGradient = edgeImportance != nil || learnedAdjacency != nil
         let mixing = weightByOutputChannel()
 
         // Per sample n, split between ComputeThreads; each part sums its own shares of S, ∂W'
@@ -191,7 +208,7 @@ public final class SpatialGraphConvolution: Layer {
                                 gemm(.none, block, .transpose, adjacency + k * joints * joints,
                                      into: dx + n * sampleSize, m: inChannels * length, n: joints, k: joints,
                                      beta: k == 0 ? 0 : 1)
-                                if learnsEdgeImportance {
+                                if learnsAdjacencyGradient {
                                     gemm(.transpose, x + n * sampleSize, .none, block,
                                          into: gradAdjacency + k * joints * joints, m: joints, n: joints,
                                          k: inChannels * length, beta: 1)
@@ -214,7 +231,7 @@ public final class SpatialGraphConvolution: Layer {
             gradMixing.withUnsafeMutableBufferPointer { total in
                 scratch.gradMixing.add(count: shareSizes.mixing, to: total)
             }
-            if learnsEdgeImportance {
+            if learnsAdjacencyGradient {
                 gradAdjacency.withUnsafeMutableBufferPointer { total in
                     scratch.gradAdjacency.add(count: shareSizes.adjacency, to: total)
                 }
@@ -232,7 +249,7 @@ public final class SpatialGraphConvolution: Layer {
         }
         weight.gradient.add(gradMixing.swappingAxes(
             outer: 1, outChannels, partitions, inner: inChannels, shape: weight.value.shape))
-        if let edgeImportance {
+        if learnsAdjacencyGradient {
             // The bias term Σ_k b ⊗ column sums of Ã: ∂Ã[k, v, w] += Σ_c b[k·C_out + c] S[c, w].
             for k in 0..<partitions {
                 for w in 0..<joints {
@@ -241,8 +258,15 @@ public final class SpatialGraphConvolution: Layer {
                     for v in 0..<joints { gradAdjacency.values[(k * joints + v) * joints + w] += total }
                 }
             }
-            gradAdjacency.multiply(by: graph.adjacency)
-            edgeImportance.gradient.add(gradAdjacency)
+            if let learnedAdjacency {
+                var gradLearned = gradAdjacency
+                if let edgeImportance { gradLearned.multiply(by: edgeImportance.value) }
+                learnedAdjacency.gradient.add(gradLearned)
+            }
+            if let edgeImportance {
+                gradAdjacency.multiply(by: baseAdjacency)
+                edgeImportance.gradient.add(gradAdjacency)
+            }
         }
         return gradInput
     }

@@ -12,14 +12,16 @@ extension SpatialGraphConvolution: CoreMLLayerExportable {
     ///
     /// The convolution layer is named `path` and holds `path.weight` `[K·C_out, C_in]` (the bytes
     /// of `[K·C_out, C_in, 1, 1]`) and `path.bias`; the constant `path.edgeImportance` `M` keeps its
-    /// name and shape; the graph's adjacency `A` is the constant `path.adjacency`.
+    /// name and shape; the adjacency `A` (the graph's, or the learned
+    /// ``SpatialGraphConvolution/learnedAdjacency``) is the constant `path.adjacency`.
     public func appendCoreMLLayers(input: String, path: String, to network: inout CoreMLNetworkBuilder) throws -> String {
         let partitions = graph.partitionCount
         let convolution = try network.addWeightedLayer(path, inputs: [input], .convolution(
             outputChannels: partitions * outChannels, kernelChannels: inChannels, kernelSize: [1, 1], stride: [1, 1],
             dilation: [1, 1], padding: [(0, 0), (0, 0)], weights: weight.value.values, bias: bias.value.values))
-        var adjacency = network.addLayer(
-            path + ".adjacency", inputs: [], .loadConstantND(shape: graph.adjacency.shape, values: graph.adjacency.values))
+        let base = baseAdjacency
+        var adjacency = try network.addWeightedLayer(
+            path + ".adjacency", inputs: [], .loadConstantND(shape: base.shape, values: base.values))
         if let edgeImportance {
             let importance = try network.addWeightedLayer(
                 path + "." + edgeImportance.name, inputs: [],

@@ -12,7 +12,8 @@ extension SpatialGraphConvolution: ONNXLayerExportable {
     ///
     /// Initializers keep the state dictionary's names and shapes: `path.weight` `[K·C_out, C_in]`
     /// (reshaped in the graph to `[K·C_out, C_in, 1, 1]`), `path.bias`, `path.edgeImportance`
-    /// `M` (multiplied in the graph), plus the constant graph `path.adjacency` `A`.
+    /// `M` (multiplied in the graph), plus `path.adjacency` `A`: the graph's constant, or the
+    /// learned ``SpatialGraphConvolution/learnedAdjacency`` under its state-dictionary name.
     public func appendONNXNodes(input: String, path: String, to graph: inout ONNXGraphBuilder) throws -> String {
         let (partitions, joints) = (self.graph.partitionCount, self.graph.jointCount)
         let weight = try graph.addReshaped(
@@ -20,7 +21,7 @@ extension SpatialGraphConvolution: ONNXLayerExportable {
         let convolution = graph.addNode(
             "Conv", inputs: [input, weight, try graph.addInitializer(path + "." + bias.name, tensor: bias.value)],
             output: path + ".convolution", attributes: [.init("kernel_shape", .ints([1, 1]))])
-        var adjacency = try graph.addInitializer(path + ".adjacency", tensor: self.graph.adjacency)
+        var adjacency = try graph.addInitializer(path + ".adjacency", tensor: baseAdjacency)
         if let edgeImportance {
             let importance = try graph.addInitializer(path + "." + edgeImportance.name, tensor: edgeImportance.value)
             adjacency = graph.addNode("Mul", inputs: [adjacency, importance], output: path + ".effectiveAdjacency")

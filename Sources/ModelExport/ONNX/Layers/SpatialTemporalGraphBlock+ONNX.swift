@@ -53,6 +53,8 @@ extension ONNXGraphBuilder {
                     .init("dilations", .ints([d, 1])), .init("group", .int(1)), .init("kernel_shape", .ints([k, 1])),
                     .init("pads", .ints([p, 0, p, 0])), .init("strides", .ints([s, 1])),
                 ])
+            } else if let pooling = layer as? TemporalMaxPooling {
+                value = pooling.appendONNXNodes(input: value, path: layerPath, rank4: true, to: &self)
             } else if let sequential = layer as? Sequential {
                 value = try appendFrameLayers(sequential.layers, input: value, path: layerPath)
             } else if let container = layer as? any ONNXContainerExportable {
