@@ -52,6 +52,22 @@ public enum InputNormalization: Codable, Hashable, Sendable {
         }
     }
 
+    /// The problems of a graph network's input layers on `channelCount` channels of
+    /// `jointCount` joints: each configuration's own, and a layout that differs from the network's.
+    public static func problems(
+        _ normalization: InputNormalization?, stream: KeypointStreamLayer.Configuration?, channelCount: Int, jointCount: Int
+    ) -> [String] {
+        var problems = stream?.problems(forInputChannels: channelCount * jointCount) ?? []
+        if let normalization {
+            problems += normalization.problems
+            if normalization.channelCount != channelCount || normalization.jointCount != jointCount {
+                problems.append("keypointNormalization is for \(normalization.channelCount) channels and "
+                    + "\(normalization.jointCount) joints, the network for \(channelCount) and \(jointCount)")
+            }
+        }
+        return problems
+    }
+
     /// The first entries of a model's layer list: the normalization, named
     /// `keypointNormalization`, then the stream, named `inputStream` (the names in ONNX graphs;
     /// neither has a tensor in the state dictionary). Nil entries are left out.

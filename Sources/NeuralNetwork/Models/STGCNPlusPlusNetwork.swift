@@ -10,6 +10,7 @@ import Randomness
 ///
 /// ```
 /// keypointNormalization InputNormalization on [N, C·V, T]  (optional: centre and scale the keypoints)
+/// inputStream         KeypointStreamLayer on [N, C·V, T]   (optional: bones or motion instead of joints)
 /// inputNormalization  BatchNormalization(C·V) on [N, C·V, T]   (PYSKL's data_bn, data_bn_type 'VC')
 ///                     [N, C·V, T] → [N, C, V, T] → [N, C, T, V]
 /// blocks.i            GraphTemporalBlock(gcn: AdaptiveGraphConvolution, tcn: MultiScaleTemporalConvolution
@@ -72,6 +73,9 @@ public final class STGCNPlusPlusNetwork: Classifier {
         /// Where x, y and confidence are, to centre and scale them inside the model
         /// (``InputNormalization``); nil to take the input as it is.
         public var keypointNormalization: InputNormalization?
+        /// The stream computed from the (normalized) keypoints before the network
+        /// (``KeypointStreamLayer``); nil for the joints themselves.
+        public var stream: KeypointStreamLayer.Configuration?
 
         /// Creates a configuration.
         ///
@@ -83,9 +87,11 @@ public final class STGCNPlusPlusNetwork: Classifier {
         ///   - temporalBranches: The temporal branches (default: PYSKL's six).
         ///   - dropout: Dropout rate (default 0).
         ///   - keypointNormalization: Centre and scale keypoints first (default nil: no).
+        ///   - stream: The bone or motion stream to compute next (default nil: the joints).
         public init(channelCount: Int, graph: SpatialGraph, classCount: Int, blocks: [Block] = Preset.stgcnpp.blocks,
                     temporalBranches: [MultiScaleTemporalConvolution.Branch] = MultiScaleTemporalConvolution.Branch.standard,
-                    dropout: Float = 0, keypointNormalization: InputNormalization? = nil) {
+                    dropout: Float = 0, keypointNormalization: InputNormalization? = nil,
+                    stream: KeypointStreamLayer.Configuration? = nil) {
             self.channelCount = channelCount
             self.graph = graph
             self.classCount = classCount
@@ -93,6 +99,7 @@ public final class STGCNPlusPlusNetwork: Classifier {
             self.temporalBranches = temporalBranches
             self.dropout = dropout
             self.keypointNormalization = keypointNormalization
+            self.stream = stream
         }
 
         /// Problems that make the configuration unusable, empty when it is valid.
@@ -110,13 +117,8 @@ public final class STGCNPlusPlusNetwork: Classifier {
                 ).map { "block \(index): \($0)" }
             }
             if !(dropout >= 0 && dropout < 1) { problems.append("dropout must be in [0, 1), got \(dropout)") }
-            if let keypointNormalization {
-                problems += keypointNormalization.problems
-                if keypointNormalization.channelCount != channelCount || keypointNormalization.jointCount != graph.jointCount {
-                    problems.append("keypointNormalization is for \(keypointNormalization.channelCount) channels and "
-                        + "\(keypointNormalization.jointCount) joints, the network for \(channelCount) and \(graph.jointCount)")
-                }
-            }
+            problems += InputNormalization.problems(
+                keypointNormalization, stream: stream, channelCount: channelCount, jointCount: graph.jointCount)
             return problems
         }
     }
@@ -126,8 +128,9 @@ public final class STGCNPlusPlusNetwork: Classifier {
 
     /// The hyperparameters the network was built with.
     public let configuration: Configuration
-    /// Centres and scales x, y on `[N, C·V, T]` (optional).
-    public let keypointNormalization: (any Layer)?
+    /// The keypoint normalization (`keypointNormalization`) and the stream (`inputStream`) on
+    /// `[N, C·V, T]`, each when configured (``InputNormalization/layers(_:stream:)``).
+    public let inputLayers: [(name: String, layer: any Layer)]
     /// PYSKL's `data_bn` on `[N, C·V, T]`.
     public let inputNormalization: BatchNormalization
     /// The blocks on `[N, C, T, V]`, named `0`, `1`, ….
@@ -149,7 +152,7 @@ public final class STGCNPlusPlusNetwork: Classifier {
         let problems = configuration.problems
         guard problems.isEmpty else { throw InvalidConfiguration(problems: problems) }
         self.configuration = configuration
-        keypointNormalization = configuration.keypointNormalization.map { $0.makeLayer() }
+        inputLayers = InputNormalization.layers(configuration.keypointNormalization, stream: configuration.stream)
         inputNormalization = BatchNormalization(channels: configuration.channelCount * configuration.graph.jointCount)
         var layers: [any Layer] = []
         var width = configuration.channelCount
@@ -185,8 +188,7 @@ public final class STGCNPlusPlusNetwork: Classifier {
     public var classCount: Int { configuration.classCount }
     public var inputShape: [Int?] { [configuration.channelCount * configuration.graph.jointCount, nil] }
     public var sublayers: [(name: String, layer: any Layer)] {
-        (keypointNormalization.map { [("keypointNormalization", $0)] } ?? [])
-            + [("inputNormalization", inputNormalization), ("blocks", blocks), ("classifier", classifier)]
+        inputLayers + [("inputNormalization", inputNormalization), ("blocks", blocks), ("classifier", classifier)]
     }
 
     /// Computes logits.
@@ -200,7 +202,7 @@ public final class STGCNPlusPlusNetwork: Classifier {
         precondition(x.rank == 3 && x.shape[1] == channels * joints,
                      "STGCNPlusPlusNetwork expects [N, \(channels * joints), T], got \(x.shape)")
         inputShapeOfLastForward = x.shape
-        let centred = keypointNormalization?.forward(x, training: training) ?? x
+        let centred = inputLayers.reduce(x) { $1.layer.forward($0, training: training) }
         let normalized = inputNormalization.forward(centred, training: training)
         let graphInput = normalized.jointsLast(channels: channels, joints: joints)
         let features = pooling.forward(blocks.forward(graphInput, training: training), training: training)
@@ -216,7 +218,7 @@ public final class STGCNPlusPlusNetwork: Classifier {
         let gradGraphInput = blocks.backward(pooling.backward(classifier.backward(gradLogits)))
         let gradNormalized = gradGraphInput.featuresFirst(channels: channels, joints: joints)
         let gradCentred = inputNormalization.backward(gradNormalized)
-        return keypointNormalization?.backward(gradCentred) ?? gradCentred
+        return inputLayers.reversed().reduce(gradCentred) { $1.layer.backward($0) }
     }
 }
 

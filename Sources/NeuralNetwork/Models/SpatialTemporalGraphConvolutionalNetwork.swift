@@ -128,14 +128,8 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
                 problems.append("temporalKernelSize must be odd and positive, got \(temporalKernelSize)")
             }
             if !(dropout >= 0 && dropout < 1) { problems.append("dropout must be in [0, 1), got \(dropout)") }
-            problems += stream?.problems(forInputChannels: channelCount * graph.jointCount) ?? []
-            if let keypointNormalization {
-                problems += keypointNormalization.problems
-                if keypointNormalization.channelCount != channelCount || keypointNormalization.jointCount != graph.jointCount {
-                    problems.append("keypointNormalization is for \(keypointNormalization.channelCount) channels and "
-                        + "\(keypointNormalization.jointCount) joints, the network for \(channelCount) and \(graph.jointCount)")
-                }
-            }
+            problems += InputNormalization.problems(
+                keypointNormalization, stream: stream, channelCount: channelCount, jointCount: graph.jointCount)
             return problems
         }
     }

@@ -45,7 +45,7 @@ public struct STGCNPlusPlusFamily: ModelFamily {
         try STGCNPlusPlusNetwork(
             configuration: .init(
                 channelCount: input.layout.channelCount, graph: input.layout.spatialGraph, classCount: input.classCount,
-                blocks: preset.blocks, dropout: Float(input.dropout), keypointNormalization: input.keypointNormalization),
+                blocks: preset.blocks, dropout: Float(input.dropout), keypointNormalization: input.keypointNormalization, stream: input.streamConfiguration),
             using: &generator)
     }
 

@@ -20,7 +20,7 @@ extension STGCNPlusPlusNetwork: CoreMLExportable {
                 .coreML, model: "STGCNPlusPlusNetwork",
                 expected: "\(channels) channels of \(joints) joints and at least one frame", window: window)
         }
-        var head: [(name: String, layer: any Layer)] = keypointNormalization.map { [("keypointNormalization", $0)] } ?? []
+        var head: [(name: String, layer: any Layer)] = inputLayers
         head.append(("inputNormalization", inputNormalization))
         let tail: [(name: String, layer: any Layer)] = [("blocks", blocks), ("pooling", pooling), ("classifier", classifier)]
         for (name, layer) in sublayers where !(head + tail).contains(where: { $0.name == name && $0.layer === layer }) {

@@ -20,7 +20,7 @@ extension STGCNPlusPlusNetwork: ONNXExportable {
                 .onnx, model: "STGCNPlusPlusNetwork",
                 expected: "\(channels) channels of \(joints) joints and at least one frame", window: window)
         }
-        var head: [(name: String, layer: any Layer)] = keypointNormalization.map { [("keypointNormalization", $0)] } ?? []
+        var head: [(name: String, layer: any Layer)] = inputLayers
         head.append(("inputNormalization", inputNormalization))
         let translated = head + [("blocks", blocks), ("classifier", classifier)]
         for (name, layer) in sublayers where !translated.contains(where: { $0.name == name && $0.layer === layer }) {
