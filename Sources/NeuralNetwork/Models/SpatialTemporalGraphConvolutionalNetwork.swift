@@ -117,19 +117,13 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
 
         /// Problems that make the configuration unusable, empty when it is valid.
         public var problems: [String] {
-            var problems: [String] = []
-            if channelCount < 1 { problems.append("channelCount must be positive, got \(channelCount)") }
-            if classCount < 2 { problems.append("classCount must be at least 2, got \(classCount)") }
-            if blocks.isEmpty { problems.append("blocks must name at least one block") }
-            if blocks.contains(where: { $0.channels < 1 || $0.stride < 1 }) {
-                problems.append("block channels and strides must be positive")
-            }
+            var problems = GraphNetworkProblems.sizes(channelCount: channelCount, classCount: classCount, blocks: blocks)
             if temporalKernelSize < 1 || temporalKernelSize % 2 == 0 {
                 problems.append("temporalKernelSize must be odd and positive, got \(temporalKernelSize)")
             }
-            if !(dropout >= 0 && dropout < 1) { problems.append("dropout must be in [0, 1), got \(dropout)") }
-            problems += InputNormalization.problems(
-                keypointNormalization, stream: stream, channelCount: channelCount, jointCount: graph.jointCount)
+            problems += GraphNetworkProblems.dropoutAndInputLayers(
+                dropout: dropout, keypointNormalization: keypointNormalization, stream: stream, channelCount: channelCount,
+                graph: graph)
             return problems
         }
     }
