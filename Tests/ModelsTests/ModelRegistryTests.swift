@@ -54,7 +54,7 @@ import Testing
         #expect(issues.map(\.message) == [
             "contradictory values: model.bias applies only to kind 'mean-pooling', but model.kind is 'tcn'",
             "contradictory values: model.hiddenUnits applies only to kind 'mlp', but model.kind is 'tcn'",
-            "unknown key; expected one of 'kind', 'dropout', 'normalizeInput', 'channels', 'kernelSizes'",
+            "unknown key; expected one of 'kind', 'dropout', 'normalizeInput', 'stream', 'channels', 'kernelSizes'",
         ])
     }
 

@@ -116,9 +116,9 @@ import Testing
                 assert labels is None or labels == truth
                 labels = truth
                 fused = weight * p if fused is None else fused + weight * p
-            print(json.dumps(float(np.mean(np.argmax(fused, axis=1) == np.array(labels)))))
-            """, arguments: files) as? Double)
-        #expect(abs(reference - ensemble) < 1e-12, "NumPy's fused accuracy \(reference), ActionLab's \(ensemble)")
+            print(json.dumps([float(np.mean(np.argmax(fused, axis=1) == np.array(labels)))]))
+            """, arguments: files) as? [Double])
+        #expect(reference.count == 1 && abs((reference.first ?? -1) - ensemble) < 1e-12, "NumPy's fused accuracy \(reference), ActionLab's \(ensemble)")
         #expect(ensemble > streams.reduce(0, +) / Double(streams.count), "ensemble \(ensemble), streams \(streams)")
         #expect(ensemble > 0.80, "ensemble test accuracy \(ensemble), streams \(streams)")
         let summary = try String(contentsOf: folder.appendingPathComponent("summary.md"), encoding: .utf8)
