@@ -93,9 +93,12 @@ extension ExperimentConfiguration {
     private var trainingDescription: String {
         var optimizer = "\(training.optimizer.rawValue) (learning rate \(training.learningRate.manifestText), "
             + "weight decay \(training.weightDecay.manifestText)"
-        if training.optimizer == .sgd { optimizer += ", momentum \(training.momentum.manifestText)" }
+        if training.optimizer == .sgd {
+            optimizer += ", momentum \(training.momentum.manifestText)" + (training.nesterov ? ", Nesterov" : "")
+        }
         optimizer += ")"
-        var text = "\(Self.count(training.epochs, "epoch")), batch size \(training.batchSize), \(optimizer), "
+        let recipe = training.recipe == .actionlab ? "" : "recipe \(training.recipe.rawValue): "
+        var text = recipe + "\(Self.count(training.epochs, "epoch")), batch size \(training.batchSize), \(optimizer), "
             + "label smoothing \(training.labelSmoothing.manifestText), \(Self.count(training.threads, "compute thread")) per run"
         let schedule = training.schedule
         switch schedule.kind {

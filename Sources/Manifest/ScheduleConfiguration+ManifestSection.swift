@@ -30,9 +30,10 @@ extension ScheduleConfiguration: ManifestSection {
         { schedule in kindSettings.first { $0.keyPath == keyPath }.map { $0.kind == schedule.kind } ?? true }
     }
 
-    /// Reads `training.schedule`; settings of another kind are contradictions.
-    init(reading object: ManifestObjectReader) {
-        let reading = Self.read(object)
+    /// Reads `training.schedule` over `initial` (the training recipe's schedule); settings of
+    /// another kind are contradictions.
+    init(reading object: ManifestObjectReader, startingFrom initial: ScheduleConfiguration = .defaults) {
+        let reading = Self.read(object, startingFrom: initial)
         self = reading.value
         guard reading.outcome(\.kind) != .invalid else { return }
         for (keyPath, owner) in Self.kindSettings where owner != kind {

@@ -5,18 +5,25 @@ extension TrainingConfiguration: ManifestSection {
 
     package static var settings: [Setting<TrainingConfiguration>] {
         [
+            Setting("recipe", \.recipe, .choice(TrainingRecipe.self),
+                    "the values the other keys start from: `actionlab` (these defaults) or `pyskl` (PYSKL's: `sgd`, "
+                        + "`learningRate` 0.1, `momentum` 0.9, `nesterov`, `weightDecay` 0.0005, `schedule` cosine to 0); "
+                        + "every key stated beside it overrides it")
+                .readBySection().encoded { $0.recipe != .actionlab },
             Setting("epochs", \.epochs, .integer(.closed(1, 100_000)), "passes over the training windows"),
             Setting("batchSize", \.batchSize, .integer(.atLeast(1)), "windows per mini-batch"),
             Setting("optimizer", \.optimizer, .choice(Optimizer.self), "PyTorch semantics"),
             Setting("learningRate", \.learningRate, .number(.positive), "the step size (the base rate of `schedule`)"),
             Setting("weightDecay", \.weightDecay, .number(.nonNegative), "L2 for `adam`/`sgd`, decoupled for `adamw`"),
             Setting("momentum", \.momentum, .number(.unitInterval), "`sgd` only").encoded { $0.optimizer == .sgd },
+            Setting("nesterov", \.nesterov, .boolean, "`sgd` only: Nesterov momentum (PyTorch's `nesterov=True`); needs `momentum` > 0")
+                .encoded { $0.optimizer == .sgd && $0.nesterov },
             Setting("labelSmoothing", \.labelSmoothing, .number(.unitInterval), "label smoothing of the cross-entropy loss"),
             Setting("seeds", \.seeds, .list(.integer(.nonNegative), minimumCount: 1, distinct: "seed"),
                     "one run per seed; same manifest and seed give bit-identical results"),
             Setting("threads", \.threads, .integer(.atLeast(1)),
                     "threads each run splits its layers' work between (OpenBLAS itself runs single-threaded)"),
-            .section("schedule", \.schedule, "how the learning rate changes, set once per epoch", reading: ScheduleConfiguration.init(reading:)),
+            .section("schedule", \.schedule, "how the learning rate changes, set once per epoch"),
             Setting("gradientClipNorm", \.gradientClipNorm, .optional(.number(.positive)),
                     "clip the global L2 norm of all gradients before each step (PyTorch's `clip_grad_norm_`, ε 1e-6)"),
             Setting("classWeights", \.classWeights, .optional(ClassWeighting.settingKind),
@@ -40,12 +47,17 @@ extension TrainingConfiguration: ManifestSection {
         ]
     }
 
-    /// Reads `training`, then checks the keys that constrain each other: the best weights need
-    /// early stopping, the warm-up and the cosine floor stay below the run's epochs and rate, and
-    /// momentum belongs to SGD.
+    /// Reads `training`, starting from its `recipe`, then checks the keys that constrain each
+    /// other: the best weights need early stopping, the warm-up and the cosine floor stay below the
+    /// run's epochs and rate, momentum and Nesterov momentum belong to SGD, and Nesterov momentum
+    /// needs a momentum.
     init(reading object: ManifestObjectReader) {
-        let reading = Self.read(object)
+        let recipeKey = Self.key(\.recipe)
+        let recipe = object.member(recipeKey).map { $0.choice(TrainingRecipe.self) ?? .actionlab } ?? .actionlab
+        let reading = Self.read(object, startingFrom: recipe.configuration)
         self = reading.value
+        schedule = reading.section(\.schedule) { ScheduleConfiguration(reading: $0, startingFrom: recipe.configuration.schedule) }
+            ?? schedule
         if reading.outcome(\.restoreBestWeights) == .valid, restoreBestWeights, reading.node(\.earlyStopping) == nil {
             reading.node(\.restoreBestWeights)?.report(
                 "contradictory values: \(reading.path(\.restoreBestWeights)) needs \(reading.path(\.earlyStopping)), "
@@ -71,10 +83,17 @@ extension TrainingConfiguration: ManifestSection {
                         + "(\(learningRate.manifestText))")
             }
         }
-        if let momentumNode = reading.node(\.momentum), reading.outcome(\.optimizer) != .invalid, optimizer != .sgd {
-            momentumNode.report(
-                "contradictory values: \(reading.key(\.momentum)) applies only to \(reading.key(\.optimizer)) "
+        for keyPath in [\TrainingConfiguration.momentum, \TrainingConfiguration.nesterov] as [PartialKeyPath<Self>] {
+            guard let node = reading.node(keyPath), reading.outcome(\.optimizer) != .invalid, optimizer != .sgd else { continue }
+            node.report(
+                "contradictory values: \(reading.key(keyPath)) applies only to \(reading.key(\.optimizer)) "
                     + "'\(Optimizer.sgd.rawValue)', but \(reading.path(\.optimizer)) is '\(optimizer.rawValue)'")
+        }
+        if optimizer == .sgd, nesterov, momentum == 0, reading.outcome(\.momentum) != .invalid,
+           reading.outcome(\.nesterov) != .invalid {
+            let source = reading.node(\.nesterov) == nil ? " (from \(reading.key(\.recipe)) '\(recipe.rawValue)')" : ""
+            (reading.node(\.momentum) ?? reading.node(\.nesterov) ?? object.node).report(
+                "contradictory values: \(reading.path(\.nesterov))\(source) needs \(reading.path(\.momentum)) > 0")
         }
     }
 }

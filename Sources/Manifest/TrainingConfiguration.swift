@@ -24,6 +24,8 @@ public struct TrainingConfiguration: Sendable, Hashable {
         case bestValidation
     }
 
+    /// The named recipe the other values start from (`training.recipe`); stated keys override it.
+    public var recipe: TrainingRecipe
     /// The number of passes over the training windows, 1 to 100 000.
     public var epochs: Int
     /// The number of windows per gradient step.
@@ -36,6 +38,9 @@ public struct TrainingConfiguration: Sendable, Hashable {
     public var weightDecay: Double
     /// The momentum of ``Optimizer/sgd``, in [0, 1); ignored by the other optimizers.
     public var momentum: Double
+    /// Whether ``Optimizer/sgd`` uses Nesterov momentum (Sutskever et al., 2013, in PyTorch's
+    /// form); needs a momentum above 0; ignored by the other optimizers.
+    public var nesterov: Bool
     /// The label smoothing of the cross-entropy loss, in [0, 1).
     public var labelSmoothing: Double
     /// The training seeds, distinct; one run per seed.
@@ -68,18 +73,20 @@ public struct TrainingConfiguration: Sendable, Hashable {
 
     /// Creates a training configuration; the defaults train 100 epochs of Adam with one seed.
     public init(
-        epochs: Int = 100, batchSize: Int = 16, optimizer: Optimizer = .adam, learningRate: Double = 0.001,
-        weightDecay: Double = 0, momentum: Double = 0.9, labelSmoothing: Double = 0, seeds: [Int] = [0], threads: Int = 1,
+        recipe: TrainingRecipe = .actionlab, epochs: Int = 100, batchSize: Int = 16, optimizer: Optimizer = .adam, learningRate: Double = 0.001,
+        weightDecay: Double = 0, momentum: Double = 0.9, nesterov: Bool = false, labelSmoothing: Double = 0, seeds: [Int] = [0], threads: Int = 1,
         schedule: ScheduleConfiguration = .init(), gradientClipNorm: Double? = nil, classWeights: ClassWeighting? = nil,
         earlyStopping: EarlyStoppingConfiguration? = nil, restoreBestWeights: Bool = false, checkpointEvery: Int = 10,
         weights: Weights = .last
     ) {
+        self.recipe = recipe
         self.epochs = epochs
         self.batchSize = batchSize
         self.optimizer = optimizer
         self.learningRate = learningRate
         self.weightDecay = weightDecay
         self.momentum = momentum
+        self.nesterov = nesterov
         self.labelSmoothing = labelSmoothing
         self.seeds = seeds
         self.threads = threads

@@ -31,6 +31,10 @@ import Testing
         "model: { kind: 'stgcn-small', normalizeInput: true }",
         "model: { kind: 'stgcn-small', stream: 'boneMotion' }",
         "model: { kind: 'tcn', stream: 'jointMotion' }",
+        "training: { recipe: 'pyskl' }",
+        "training: { recipe: 'pyskl', learningRate: 0.05, schedule: { warmupEpochs: 5 } }",
+        "training: { recipe: 'pyskl', optimizer: 'adamw' }",
+        "training: { optimizer: 'sgd', momentum: 0.5, nesterov: true }",
     ])
     func settingsDecodeAndRoundTripThroughResolvedJSON(members: String) throws {
         let configuration = try fixture.parse(ManifestFixture.minimal(members))
@@ -77,6 +81,17 @@ import Testing
          "contradictory values: model.normalizeInput needs a body-pose layout with channels x, y and confidence, or a 3-D skeleton (channels x, y, z without confidence, bones in `edges`, joints hipCenter and shoulderCenter); layout 'univariate' has channels [\"x\"], 0 edges and neither joint"),
         ("features: { layout: 'univariate' }, model: { stream: 'bone' }", "model.stream",
          "contradictory values: model.stream 'bone' needs bones, and layout 'univariate' has no edges; use 'joint' or 'jointMotion', or a layout with edges"),
+        ("training: { recipe: 'pysk' }", "training.recipe",
+         "unknown value 'pysk'; expected one of 'actionlab', 'pyskl'; did you mean 'pyskl'?"),
+        ("training: { nesterov: true }", "training.nesterov",
+         "contradictory values: nesterov applies only to optimizer 'sgd', but training.optimizer is 'adam'"),
+        ("training: { recipe: 'pyskl', momentum: 0 }", "training.momentum",
+         "contradictory values: training.nesterov (from recipe 'pyskl') needs training.momentum > 0"),
+        ("training: { optimizer: 'sgd', momentum: 0, nesterov: true }", "training.momentum",
+         "contradictory values: training.nesterov needs training.momentum > 0"),
+        ("training: { recipe: 'pyskl', schedule: { kind: 'step', minimumLearningRate: 0.01 } }",
+         "training.schedule.minimumLearningRate",
+         "contradictory values: training.schedule.minimumLearningRate applies only to kind 'cosine', but training.schedule.kind is 'step'"),
         ("model: { stream: 'bones' }", "model.stream",
          "unknown value 'bones'; expected one of 'joint', 'bone', 'jointMotion', 'boneMotion'; did you mean 'bone'?"),
     ])
@@ -98,6 +113,42 @@ import Testing
         #expect(bonesJSON.range(of: #""stream"\s*:\s*"bone""#, options: .regularExpression) != nil, "\(bonesJSON)")
         #expect(bones.model.stream == .bone && plain.model.stream == .joint)
         #expect(bones.model.settingsDescription.hasSuffix("bone stream"))
+    }
+
+    /// `training.recipe: 'pyskl'` is PYSKL's optimizer and schedule (`configs/stgcn++/*/j.py`);
+    /// stated keys override it, the nested schedule starts from the recipe's, and `resolved.json`
+    /// writes every value it set, so the resolved form reads back the same without the recipe.
+    @Test func thePYSKLRecipeSetsItsValuesAndStatedKeysOverrideThem() throws {
+        let pyskl = try fixture.parse(ManifestFixture.minimal("training: { recipe: 'pyskl' }")).training
+        #expect(pyskl.recipe == .pyskl && pyskl.optimizer == .sgd && pyskl.nesterov)
+        #expect(pyskl.learningRate == 0.1 && pyskl.momentum == 0.9 && pyskl.weightDecay == 0.0005)
+        #expect(pyskl.schedule == ScheduleConfiguration(kind: .cosine, minimumLearningRate: 0))
+        #expect(pyskl.epochs == TrainingConfiguration().epochs && pyskl.batchSize == TrainingConfiguration().batchSize)
+
+        let overridden = try fixture.parse(ManifestFixture.minimal(
+            "training: { recipe: 'pyskl', learningRate: 0.05, epochs: 30, schedule: { warmupEpochs: 5 } }"))
+        #expect(overridden.training.learningRate == 0.05 && overridden.training.epochs == 30)
+        #expect(overridden.training.schedule == ScheduleConfiguration(kind: .cosine, minimumLearningRate: 0, warmupEpochs: 5))
+        #expect(overridden.training.nesterov && overridden.training.weightDecay == 0.0005)
+        #expect(overridden.planDescription().contains("recipe pyskl: 30 epochs"))
+        #expect(overridden.planDescription().contains("momentum 0.9, Nesterov"))
+
+        let json = try overridden.resolvedJSON()
+        for pattern in [#""recipe"\s*:\s*"pyskl""#, #""optimizer"\s*:\s*"sgd""#, #""nesterov"\s*:\s*true"#,
+                        #""momentum"\s*:\s*0\.9"#, #""weightDecay"\s*:\s*0\.0005"#, #""kind"\s*:\s*"cosine""#,
+                        #""minimumLearningRate"\s*:\s*0[,\s}]"#, #""learningRate"\s*:\s*0\.05"#] {
+            #expect(json.range(of: pattern, options: .regularExpression) != nil, "\(pattern) in \(json)")
+        }
+        var withoutRecipe = overridden.training
+        withoutRecipe.recipe = .actionlab
+        let decoded = try JSONDecoder().decode(TrainingConfiguration.self, from: JSONEncoder().encode(overridden.training))
+        #expect(decoded == overridden.training)
+        let decodedWithoutRecipe = try JSONDecoder().decode(TrainingConfiguration.self, from: JSONEncoder().encode(withoutRecipe))
+        #expect(decodedWithoutRecipe == withoutRecipe)
+
+        let plain = try fixture.parse(ManifestFixture.minimal("training: { recipe: 'actionlab' }"))
+        #expect(try plain.resolvedJSON() == fixture.parse(ManifestFixture.minimal()).resolvedJSON())
+        #expect(try !plain.resolvedJSON().contains("recipe") && !plain.resolvedJSON().contains("nesterov"))
     }
 
     @Test func earlyStoppingNeedsAValidationSet() {

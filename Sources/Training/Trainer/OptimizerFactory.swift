@@ -13,7 +13,8 @@ enum OptimizerFactory {
         case .adamw:
             return AdamW(learningRate: learningRate, weightDecay: weightDecay)
         case .sgd:
-            return SGD(learningRate: learningRate, momentum: Float(settings.momentum), weightDecay: weightDecay)
+            return SGD(learningRate: learningRate, momentum: Float(settings.momentum), weightDecay: weightDecay,
+                       nesterov: settings.nesterov && settings.momentum > 0)
         }
     }
 }
