@@ -82,7 +82,7 @@ let package = Package(
         // The best trial's model to ONNX, safetensors and HDF5, with a model card.
         .target(
             name: "Export",
-            dependencies: ["Sweeps", "Reports", "Training", "Manifest", "ModelExport", "Protobuf", "NeuralNetwork", "FeatureCache", "Randomness", "AtomicFiles"]),
+            dependencies: ["Sweeps", "Reports", "Training", "Manifest", "ManifestSchema", "ModelExport", "Protobuf", "NeuralNetwork", "FeatureCache", "Randomness", "AtomicFiles"]),
         // A trained model on new poses: sliding windows, thresholds, smoothing, segments,
         // repetition counts and temporal evaluation.
         .target(

@@ -22,6 +22,11 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case unsupportedModel(kind: String, format: String)
     /// `--format` named something that is not a format.
     case unknownFormat(String, known: [String])
+    /// The folder holds no stream ensemble to export (not a sweep over `model.stream`, or no seed
+    /// with every stream finished).
+    case noEnsemble(folder: String, reason: String)
+    /// `--seed` names a seed the ensemble did not fuse.
+    case unknownSeed(Int, folder: String, available: [Int])
 
     public var description: String {
         switch self {
@@ -46,6 +51,10 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
             return "model kind '\(kind)' cannot be exported as \(format)"
         case let .unknownFormat(name, known):
             return "unknown export format '\(name)'; expected a comma-separated list of \(known.joined(separator: ", "))"
+        case let .noEnsemble(folder, reason):
+            return "\(folder): no stream ensemble to export: \(reason)"
+        case let .unknownSeed(seed, folder, available):
+            return "\(folder): the ensemble has no fused seed \(seed); fused seeds: \(available.map(String.init).joined(separator: ", "))"
         }
     }
 }

@@ -125,7 +125,8 @@ public struct ModelExporter {
         (try? String(decoding: JSONEncoder().encode(values), as: UTF8.self)) ?? "[]"
     }
 
-    private static func contents(of url: URL) throws -> Data {
+    /// The bytes of a trial file, or ``ExportError/unreadableFile(path:reason:)``.
+    static func contents(of url: URL) throws -> Data {
         do {
             return try Data(contentsOf: url)
         } catch {

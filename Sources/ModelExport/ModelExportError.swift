@@ -16,6 +16,9 @@ public enum ModelExportError: Error, Hashable, Sendable, CustomStringConvertible
     case duplicateMetadataKey(Format, String)
     /// The keypoint window does not fit the model's input.
     case inputShapeMismatch(Format, model: String, expected: String, window: KeypointWindowShape)
+    /// The members of an ensemble cannot be fused into one model (none, differing class counts,
+    /// repeated scopes, or weights that are negative or sum to 0).
+    case invalidEnsemble(Format, reason: String)
 
     public var description: String {
         switch self {
@@ -27,6 +30,8 @@ public enum ModelExportError: Error, Hashable, Sendable, CustomStringConvertible
             "\(format.rawValue) metadata key '\(key)' is given twice"
         case let .inputShapeMismatch(format, model, expected, window):
             "\(model) expects \(expected), but the window is \(window) (\(format.rawValue) export)"
+        case let .invalidEnsemble(format, reason):
+            "the ensemble cannot be exported as \(format.rawValue): \(reason)"
         }
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// `actionlab export DIR --output OUTDIR [--trial ID] [--format onnx,safetensors,h5,coreml]`: exports the
 /// best trial of a report (or the trial folder given, or the one named with `--trial`) and
-/// prints the export folder on standard output.
+/// prints the export folder on standard output. With `--ensemble [--seed N]`, exports the sweep's
+/// best stream ensemble as one ONNX graph instead (``EnsembleExporter``).
 enum ExportCommand: Subcommand {
     static let report = PositionalArgument(
         "DIR", help: "a sweep folder, whose best trial is exported (or the one named with --trial), or a trial folder")
@@ -18,19 +19,37 @@ enum ExportCommand: Subcommand {
             + ExportFormat.allCases.map { "\($0.rawValue) (\($0.fileName))" }.joined(separator: ", ")
             + "; \(ModelExporter.configurationName) and \(ModelExporter.modelCardName) are always written")
 
+    static let ensemble = CommandOption.flag(
+        "ensemble",
+        help: "export the sweep's best stream ensemble (a sweep over model.stream) as one model: model.onnx with every stream "
+            + "in one graph, \(EnsembleExporter.descriptionName), \(EnsembleExporter.membersFolderName)/<stream>/ and \(ModelExporter.modelCardName)")
+    static let seed = CommandOption<Int>.number(
+        "seed", valueName: "N", help: "with --ensemble: export this fused seed instead of the one with the best validation accuracy")
+
     static let specification = CommandSpecification(
         name: "export",
         abstract: "export the best trial of a sweep folder (the best configuration of its leaderboard, then its seed "
             + "with the highest validation accuracy), or the trial folder DIR, with a model card: "
             + (ExportFormat.allCases.filter(ExportFormat.defaultFormats.contains).map(\.fileName) + [ModelExporter.configurationName, ModelExporter.modelCardName]).joined(separator: ", ")
             + "; print the export folder",
-        arguments: [report], options: [output, trial, format])
+        arguments: [report], options: [output, trial, format, ensemble, seed])
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus(specification) {
             let parsed = try CommandLineArguments(arguments, for: specification)
             let directory = URL(fileURLWithPath: try parsed.value(of: report), isDirectory: true)
             let output = URL(fileURLWithPath: try parsed.required(output), isDirectory: true)
+            if parsed.isSet(ensemble) {
+                for option in [trial, format] as [any DeclaredOption] where parsed.isGiven(option) {
+                    throw UsageError("--\(option.declaration.name) does not go with --ensemble (an ensemble is exported as ONNX, with each member's weights.h5)")
+                }
+                let result = try EnsembleExporter().export(from: directory, seed: parsed.value(of: seed), to: output)
+                Console.progress("exported \(result.selection.members.map(\.folder.id).joined(separator: ", ")) "
+                    + "(\(result.selection.rule)): " + result.files.map { $0.path.replacingOccurrences(of: output.path + "/", with: "") }.joined(separator: ", "))
+                print(output.path)
+                return
+            }
+            if parsed.isGiven(seed) { throw UsageError("--seed goes with --ensemble") }
             let formats = try parsed.value(of: format).map(ExportFormat.parseList) ?? ExportFormat.defaultFormats
             let result = try ModelExporter(formats: formats).export(from: directory, trialID: parsed.value(of: trial), to: output)
             let chosen = result.selection.chosen

@@ -19,7 +19,7 @@ import Testing
         ("compare", ["--all", "--output"]),
         ("mlflow", ["--experiment", "--tracking-uri"]),
         ("synth", ["--classes", "--duration", "--frame-rate", "--output", "--seed", "--sequences-per-class"]),
-        ("export", ["--format", "--output", "--trial"]),
+        ("export", ["--ensemble", "--format", "--output", "--seed", "--trial"]),
         ("predict", [
             "--cache", "--hold", "--input-format", "--json", "--live", "--min-pose", "--output", "--refractory", "--smoothing", "--stride",
             "--threshold", "--window-duration",
@@ -162,6 +162,9 @@ import Testing
         Case(arguments: ["synth", "--output", "o", "--seed", "-1"], status: 2, error: "--seed needs a number, got '-1'"),
         Case(arguments: ["export", "somewhere"], status: 2,
              error: "missing --output OUTDIR, the folder to write the exported model into"),
+        Case(arguments: ["export", "somewhere", "--output", "o", "--seed", "2"], status: 2, error: "--seed goes with --ensemble"),
+        Case(arguments: ["export", "somewhere", "--output", "o", "--ensemble", "--format", "onnx"], status: 2,
+             error: "--format does not go with --ensemble (an ensemble is exported as ONNX, with each member's weights.h5)"),
         Case(arguments: ["trial", "sweep"], status: 2,
              error: "expected SWEEP_DIR and one or more trial INDEX values (whole numbers from 0)"),
         Case(arguments: ["trial", "sweep", "-1"], status: 2, error: "'-1' is not a trial index: expected a whole number from 0"),

@@ -102,6 +102,41 @@ public struct ONNXGraphBuilder: Sendable {
         return value
     }
 
+    /// Appends a subgraph whose value names are all prefixed with `scope/`, so several models
+    /// that use the same state-dictionary names can share one graph (a stream ensemble).
+    ///
+    /// `build` describes the subgraph in a builder of its own, whose inputs are `shared`; every
+    /// node output, node name and initializer it adds is then renamed `scope/name`, while the
+    /// shared values (the graph input `poses`) keep their names.
+    ///
+    /// - Parameters:
+    ///   - scope: The prefix, e.g. `"joint"`; must not contain `/`.
+    ///   - shared: The values of this graph that the subgraph reads under their own names.
+    ///   - build: Adds the subgraph's nodes and returns the value it computes.
+    /// - Returns: The renamed value `build` returned.
+    /// - Throws: ``ModelExportError/duplicateName(_:_:)`` if a renamed value is already taken
+    ///   (the same scope twice), and whatever `build` throws.
+    public mutating func appendScoped(
+        _ scope: String, shared: Set<String>, _ build: (inout ONNXGraphBuilder) throws -> String
+    ) throws -> String {
+        var inner = ONNXGraphBuilder(inputNames: Array(shared))
+        let output = try build(&inner)
+        func renamed(_ name: String) -> String { name.isEmpty || shared.contains(name) ? name : scope + "/" + name }
+        for var initializer in inner.initializers {
+            initializer.name = renamed(initializer.name)
+            try reserve(initializer.name)
+            initializers.append(initializer)
+        }
+        for var node in inner.nodes {
+            node.inputs = node.inputs.map(renamed)
+            node.outputs = node.outputs.map(renamed)
+            node.name = renamed(node.name)
+            for name in node.outputs { try reserve(name) }
+            nodes.append(node)
+        }
+        return renamed(output)
+    }
+
     private mutating func reserve(_ name: String) throws {
         guard usedNames.insert(name).inserted else { throw ModelExportError.duplicateName(.onnx, name) }
     }

@@ -1,0 +1,144 @@
+import AtomicFiles
+import FeatureCache
+import Foundation
+import ModelExport
+import NeuralNetwork
+import Reports
+
+/// Exports a sweep's stream ensemble (``EnsembleSelection``) as one model: `model.onnx` with
+/// every stream in one graph, `ensemble.json`, each member's `members/<stream>/config.json` and
+/// `members/<stream>/weights.h5`, and `model-card.md`.
+///
+/// Every file is written to a temporary name and renamed into place (``AtomicFile``); exporting
+/// twice gives identical bytes.
+public struct EnsembleExporter {
+    /// What one export wrote.
+    public struct Result {
+        /// How the ensemble and seed were chosen.
+        public var selection: EnsembleSelection
+        /// The files written, model card last.
+        public var files: [URL]
+    }
+
+    /// The file that lists the members, `ensemble.json`.
+    public static let descriptionName = "ensemble.json"
+    /// The folder of the members' own files.
+    public static let membersFolderName = "members"
+
+    /// `ensemble.json`: what `model.onnx` fuses, for a reader that rebuilds the members.
+    public struct Description: Codable, Sendable, Equatable {
+        /// One stream of the ensemble.
+        public struct Member: Codable, Sendable, Equatable {
+            /// The stream, `joint`, `bone`, `jointMotion` or `boneMotion`.
+            public var stream: String
+            /// Its weight as the sweep states it; the fusion divides by the sum of the weights.
+            public var weight: Double
+            /// The trial it came from, `trials/<id>`.
+            public var trial: String
+            /// Its folder inside the export folder, `members/<stream>`.
+            public var folder: String
+        }
+        /// `actionlab-stream-ensemble`.
+        public var format = "actionlab-stream-ensemble"
+        /// 1.
+        public var formatVersion = 1
+        /// The seed shared by every member.
+        public var seed: Int
+        /// Class names in the order of the outputs.
+        public var labels: [String]
+        /// The members in stream order.
+        public var members: [Member]
+        /// How the ensemble was chosen.
+        public var selectionRule: String
+    }
+
+    /// Creates an exporter.
+    public init() {}
+
+    /// Chooses an ensemble of the sweep folder `directory` and writes it into `output`.
+    ///
+    /// - Parameters:
+    ///   - directory: A sweep folder whose sweep has `model.stream` on an axis.
+    ///   - seed: The seed to export instead of the rule's choice.
+    ///   - output: The export folder; created if needed, files in it are replaced.
+    /// - Returns: The selection and the files written.
+    /// - Throws: ``ExportError`` for a folder without an ensemble, a missing or inconsistent member
+    ///   (labels or window differing between streams); ``ModelExportError`` if a member cannot be
+    ///   translated to ONNX; `AtomicFileError` if a file cannot be written.
+    public func export(from directory: URL, seed: Int? = nil, to output: URL) throws -> Result {
+        let selection = try EnsembleSelection.select(in: directory, seed: seed)
+        let members = try selection.members.map { try TrialArtifacts(folder: $0.folder) }
+        guard let first = members.first else {
+            throw ExportError.noEnsemble(folder: directory.path, reason: "the ensemble has no member")
+        }
+        for (member, artifacts) in zip(selection.members, members) {
+            if artifacts.labels != first.labels || artifacts.window != first.window {
+                throw ExportError.inconsistentTrial(
+                    path: member.folder.url.path,
+                    reason: "its labels or window \(artifacts.window) differ from those of \(selection.members[0].folder.id) \(first.window)")
+            }
+        }
+        var classifiers: [(scope: String, classifier: any ONNXExportable, weight: Double)] = []
+        for (member, artifacts) in zip(selection.members, members) {
+            guard let exportable = try artifacts.makeModel() as? any ONNXExportable else {
+                throw ExportError.unsupportedModel(kind: artifacts.configuration.model.kind, format: "ONNX")
+            }
+            classifiers.append((member.stream.rawValue, exportable, member.weight))
+        }
+
+        do {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        } catch {
+            throw AtomicFileError(path: output.path, operation: "create folder", reason: error.localizedDescription)
+        }
+        var written: [(url: URL, name: String, sha256: String)] = []
+        func write(_ data: Data, to name: String) throws {
+            let url = output.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try AtomicFile.write(data, to: url)
+            written.append((url, name, try ContentHash.sha256(ofFileAt: url).description))
+        }
+        let onnx = try ONNXClassifierExporter(producerVersion: Provenance.actionlabVersion).model(
+            ofEnsemble: classifiers, window: first.window, graphName: first.configuration.name,
+            metadata: Self.metadata(selection: selection, members: members),
+            documentation: "Stream ensemble \(selection.chosen.streamsText) of \(first.configuration.name), seed \(selection.seed.seed)")
+        try write(onnx.serializedData(), to: "model.onnx")
+        for (member, artifacts) in zip(selection.members, members) {
+            let folder = "\(Self.membersFolderName)/\(member.stream.rawValue)/"
+            try write(try ModelExporter.contents(of: artifacts.folder.file(ModelExporter.configurationName)), to: folder + ModelExporter.configurationName)
+            try write(try ModelExporter.contents(of: artifacts.folder.file("weights.h5")), to: folder + "weights.h5")
+        }
+        let description = Description(
+            seed: selection.seed.seed, labels: first.labels,
+            members: selection.members.map {
+                .init(stream: $0.stream.rawValue, weight: $0.weight, trial: $0.folder.id,
+                      folder: "\(Self.membersFolderName)/\($0.stream.rawValue)")
+            },
+            selectionRule: selection.rule)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try write(try encoder.encode(description), to: Self.descriptionName)
+
+        let card = EnsembleModelCard(selection: selection, members: members, files: written.map { ($0.name, $0.sha256) })
+        let cardURL = output.appendingPathComponent(ModelExporter.modelCardName)
+        try AtomicFile.write(card.markdown, to: cardURL)
+        return Result(selection: selection, files: written.map(\.url) + [cardURL])
+    }
+
+    /// The metadata of `model.onnx`: the first member's (labels, frame rate, window, layout, …)
+    /// with `model`, `trial` and `seed` describing the ensemble, and its streams and weights.
+    static func metadata(selection: EnsembleSelection, members: [TrialArtifacts]) -> [(key: String, value: String)] {
+        guard let first = members.first else { return [] }
+        let single = TrialSelection(
+            candidates: [], chosen: .init(folder: first.folder, validationAccuracy: nil, validationLoss: nil, testAccuracy: nil),
+            rule: selection.rule, incomplete: [])
+        let ensemble: [String: String] = [
+            "model": "ensemble of \(first.configuration.model.kind) (\(selection.chosen.streamsText))",
+            "trial": selection.members.map(\.folder.id).joined(separator: " "),
+        ]
+        return ModelExporter.metadata(of: first, selection: single).map { ($0.key, ensemble[$0.key] ?? $0.value) } + [
+            ("ensemble_streams", selection.members.map(\.stream.rawValue).joined(separator: " ")),
+            ("ensemble_weights", selection.members.map { "\($0.weight)" }.joined(separator: " ")),
+        ]
+    }
+}

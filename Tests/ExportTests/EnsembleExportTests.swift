@@ -1,0 +1,142 @@
+import ActionLabTestSupport
+import Dataset
+import Export
+import FeatureCache
+import Foundation
+import Manifest
+import Models
+import ModelExport
+import NeuralNetwork
+import Sweeps
+import Testing
+import Training
+
+/// `actionlab export --ensemble`: a sweep's stream ensemble exported as one ONNX graph, checked by
+/// onnx's checker and onnxruntime against ActionLab's own fused probabilities on real UTD-MHAD
+/// test windows, with the selection rule, the members' files and the errors of folders without one.
+@Suite(.serialized) struct EnsembleExportTests {
+    /// `experiments/utd-mhad-streams.json5` made small: the `tcn` family on its four streams,
+    /// seeds 1 and 2, 4 epochs (accuracy is not the point here; the graph is).
+    static func streamSweep(in scratch: URL) throws -> (plan: SweepPlan, folder: URL) {
+        _ = try TestData.utdMHADSkeletonFolder()
+        let manifest = TestData.packageRoot.appendingPathComponent("experiments/utd-mhad-streams.json5")
+        let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting {
+            $0.features.cache = scratch.appendingPathComponent("cache")
+            $0.output.directory = scratch.appendingPathComponent("reports")
+            let stream = $0.model.stream
+            $0.model = .tcn(channels: [16, 16], kernelSizes: [5, 3], normalizeInput: true)
+            $0.model.stream = stream
+            $0.training.seeds = [1, 2]
+            $0.training.epochs = 4
+        }
+        return (plan, try SweepRunner(plan: plan, manifestURL: manifest).run())
+    }
+
+    @Test func theFourStreamsExportAsOneGraphThatOnnxruntimeEvaluatesToTheFusedProbabilities() throws {
+        let scratch = try TemporaryDirectory()
+        let (plan, folder) = try Self.streamSweep(in: scratch.url)
+        let output = scratch.file("ensemble")
+        let result = try EnsembleExporter().export(from: folder, to: output)
+        let names = result.files.map { String($0.path.dropFirst(output.path.count + 1)) }
+        #expect(names == ["model.onnx"] + ["joint", "bone", "jointMotion", "boneMotion"].flatMap {
+            ["members/\($0)/config.json", "members/\($0)/weights.h5"]
+        } + ["ensemble.json", "model-card.md"])
+        // No validation split and one ensemble: the lowest fused seed, and the rule says why.
+        #expect(result.selection.seed.seed == 1)
+        #expect(result.selection.rule.contains("no validation split"))
+        #expect(result.selection.members.map(\.weight) == [2, 2, 1, 1])
+        let description = try JSONDecoder().decode(
+            EnsembleExporter.Description.self, from: Data(contentsOf: output.appendingPathComponent("ensemble.json")))
+        #expect(description.members.map(\.stream) == ["joint", "bone", "jointMotion", "boneMotion"] && description.seed == 1)
+        #expect(description.labels.count == 27)
+        let card = try String(contentsOf: output.appendingPathComponent("model-card.md"), encoding: .utf8)
+        for expected in ["stream ensemble j+b+jm+bm, seed 1", result.selection.rule, "**exported**, seed 1", "**ensemble**",
+                         "`poses`: float32 `[48, 3, 20]`", "## Intended use and limitations", "members/bone/weights.h5"] {
+            #expect(card.contains(expected), "model card lacks '\(expected)'")
+        }
+        // Exporting again gives the same bytes; --seed chooses the other seed.
+        let again = try EnsembleExporter().export(from: folder, to: scratch.file("again"))
+        for (first, second) in zip(result.files, again.files) {
+            #expect(try Data(contentsOf: first) == Data(contentsOf: second), "\(first.lastPathComponent) differs between exports")
+        }
+        #expect(try EnsembleExporter().export(from: folder, seed: 2, to: scratch.file("seed2")).selection.members
+            .allSatisfy { $0.folder.id.hasPrefix("trials/") } )
+
+        // ActionLab's fused probabilities on the real test windows: each member's Evaluator output,
+        // weighted 2:2:1:1; their accuracy is the sweep's own ensemble accuracy.
+        let configuration = plan.base
+        let dataset = try DatasetLoader(configuration: configuration, cache: FeatureCache(directory: configuration.features.cache)).load()
+        let windows = try WindowBuilder(configuration.windows, layout: configuration.features.layout)
+            .windows(of: dataset.test, labels: dataset.labels)
+        let classCount = windows.labels.count
+        var fused = [Float](repeating: 0, count: windows.count * classCount)
+        for member in result.selection.members {
+            let artifacts = try TrialArtifacts(folder: member.folder)
+            #expect(artifacts.labels == windows.labels)
+            let probabilities = try Evaluator(batchSize: 16, aggregation: .mean).predict(try artifacts.makeModel(), on: windows).probabilities
+            for index in fused.indices { fused[index] += Float(member.weight / 6) * probabilities[index] }
+        }
+        var correct = 0
+        for window in 0..<windows.count {
+            let row = fused[(window * classCount)..<((window + 1) * classCount)]
+            if let best = row.indices.max(by: { row[$0] < row[$1] }), best - window * classCount == windows.labelIndices[window] { correct += 1 }
+        }
+        let sweepAccuracy = try #require(result.selection.seed.splits["test"]?.window.accuracy)
+        #expect(abs(Double(correct) / Double(windows.count) - sweepAccuracy) < 1e-12, "fused here \(correct)/\(windows.count), sweep \(sweepAccuracy)")
+
+        let windowsFile = scratch.file("windows.f32")
+        let expectedFile = scratch.file("expected.f32")
+        try littleEndianFloat32Data(windows.values).write(to: windowsFile)
+        try littleEndianFloat32Data(fused).write(to: expectedFile)
+        guard try PythonOracle.requireModules(["h5py", "numpy", "onnx", "onnxruntime"]) else { return }
+        let summary = try #require(try PythonOracle.json(
+            """
+            import json, os, sys
+            import h5py, numpy as np, onnx, onnxruntime
+            folder, windows_path, expected_path = sys.argv[1:4]
+            n, t, c, j, k = (int(v) for v in sys.argv[4:9])
+            model = onnx.load(os.path.join(folder, "model.onnx"))
+            onnx.checker.check_model(model, full_check=True)
+            metadata = {p.key: p.value for p in model.metadata_props}
+            assert metadata["ensemble_streams"] == "joint bone jointMotion boneMotion", metadata
+            initializers = {i.name: onnx.numpy_helper.to_array(i) for i in model.graph.initializer}
+            tensors = 0
+            for stream in metadata["ensemble_streams"].split():
+                with h5py.File(os.path.join(folder, "members", stream, "weights.h5"), "r") as f:
+                    for name in f["model"].attrs["tensor_names"]:
+                        name = name.decode() if isinstance(name, bytes) else name
+                        assert np.array_equal(initializers[stream + "/" + name], f["model"][name][()]), (stream, name)
+                        tensors += 1
+            session = onnxruntime.InferenceSession(os.path.join(folder, "model.onnx"), providers=["CPUExecutionProvider"])
+            windows = np.fromfile(windows_path, dtype="<f4").reshape(n, t, c, j)
+            expected = np.fromfile(expected_path, dtype="<f4").reshape(n, k)
+            outputs = np.stack([session.run(["labelProbabilities"], {"poses": w})[0] for w in windows])
+            print(json.dumps({"max_abs_difference": float(np.max(np.abs(outputs - expected))), "windows": n, "tensors": tensors,
+                              "sums": float(np.max(np.abs(outputs.sum(axis=1) - 1)))}))
+            """, arguments: [
+                output.path, windowsFile.path, expectedFile.path, "\(windows.count)", "\(windows.windowSize)",
+                "\(windows.channelCount)", "\(windows.jointCount)", "\(classCount)",
+            ]) as? [String: Any])
+        print("ensemble export check: \(summary)")
+        #expect((summary["max_abs_difference"] as? Double ?? 1) <= 1e-5, "\(summary)")
+        #expect((summary["sums"] as? Double ?? 1) <= 1e-5, "\(summary)")
+        #expect(summary["windows"] as? Int == 430)
+        #expect((summary["tensors"] as? Int ?? 0) > 0)
+    }
+
+    @Test func aFolderWithoutAStreamEnsembleIsAClearError() throws {
+        let scratch = try TemporaryDirectory()
+        #expect {
+            try EnsembleExporter().export(from: scratch.file("missing"), to: scratch.file("out"))
+        } throws: { error in
+            "\(error)".contains("missing: no such folder")
+        }
+        try FileManager.default.createDirectory(at: scratch.file("empty"), withIntermediateDirectories: true)
+        #expect {
+            try EnsembleExporter().export(from: scratch.file("empty"), to: scratch.file("out"))
+        } throws: { error in
+            "\(error)".contains("no stream ensemble to export: not a sweep folder")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("out").path))
+    }
+}
