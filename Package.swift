@@ -96,7 +96,7 @@ let package = Package(
         // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.
         .executableTarget(name: "video-benchmark", dependencies: ["Video"]),
         // ActionLab's training rate for scripts/bench-training.
-        .executableTarget(name: "training-benchmark", dependencies: ["NeuralNetwork", "Pose", "Randomness", "_BenchmarkSupport"]),
+        .executableTarget(name: "training-benchmark", dependencies: ["Models", "NeuralNetwork", "Pose", "Randomness", "_BenchmarkSupport"]),
         // ActionLab's classifier rate at batch 1 (Predictor.probabilities) for scripts/bench-predict.
         .executableTarget(
             name: "prediction-benchmark",

@@ -1,5 +1,7 @@
-"""PyTorch's training rate for scripts/bench-training: st-gcn's own Model (the same modules as
-scripts/make-stgcn-fixtures, which the tests compare ActionLab against), float32, Adam.
+"""PyTorch's training rate for scripts/bench-training, float32, Adam: st-gcn's own Model (the
+modules of scripts/make-stgcn-fixtures) for stgcn and stgcn-small, and PYSKL's ST-GCN++ (the
+modules of scripts/make-gcn-fixtures) for stgcnpp and stgcnpp-small: the modules the golden-fixture
+tests compare ActionLab against.
 
     python scripts/bench-training-torch.py --model stgcn --threads 1 [--batch 32] [--frames 60]
         [--classes 6] [--steps 5] [--warmup 1]
@@ -21,14 +23,19 @@ import torch.nn as nn
 PRESETS = {
     'stgcn': [(64, 1), (64, 1), (64, 1), (128, 2), (128, 1), (128, 1), (256, 2), (256, 1), (256, 1)],
     'stgcn-small': [(32, 1), (32, 1), (64, 2), (64, 1), (128, 2), (128, 1)],
+    'stgcnpp': [(64, 1), (64, 1), (64, 1), (64, 1), (128, 2), (128, 1), (128, 1), (256, 2), (256, 1), (256, 1)],
+    'stgcnpp-small': [(32, 1), (32, 1), (64, 2), (64, 1), (128, 2), (128, 1)],
 }
+# The fixture script whose Model each family's PyTorch side uses.
+FIXTURES = {'stgcn': 'make-stgcn-fixtures', 'stgcn-small': 'make-stgcn-fixtures',
+            'stgcnpp': 'make-gcn-fixtures', 'stgcnpp-small': 'make-gcn-fixtures'}
 KERNEL, PARTITIONS, JOINTS, CHANNELS = 9, 3, 18, 3
 
 
-def fixtures_module():
-    """scripts/make-stgcn-fixtures as a module (it has no .py suffix), for st-gcn's Model."""
-    path = pathlib.Path(__file__).with_name('make-stgcn-fixtures')
-    loader = importlib.machinery.SourceFileLoader('make_stgcn_fixtures', str(path))
+def fixtures_module(name):
+    """scripts/<name> as a module (it has no .py suffix), for its Model."""
+    path = pathlib.Path(__file__).with_name(name)
+    loader = importlib.machinery.SourceFileLoader(name.replace('-', '_'), str(path))
     spec = importlib.util.spec_from_loader(loader.name, loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
@@ -36,7 +43,7 @@ def fixtures_module():
     return module
 
 
-def flops_per_window(blocks, frames, classes):
+def flops_per_window(model, blocks, frames, classes):
     """Floating-point operations of one window's training step, forward and backward.
 
     Counted as st-gcn's reference computes the model, the same count for both sides:
@@ -47,6 +54,8 @@ def flops_per_window(blocks, frames, classes):
     a few per cent). ActionLab aggregates before mixing channels, which needs fewer operations
     for the graph convolution; GFLOP/s here is this model count over time, for both.
     """
+    if model.startswith('stgcnpp'):
+        return stgcnpp_flops_per_window(blocks, frames, classes)
     multiply_adds, width, length = 0, CHANNELS, frames
     for channels, stride in blocks:
         plane = length * JOINTS
@@ -59,6 +68,32 @@ def flops_per_window(blocks, frames, classes):
             multiply_adds += channels * width * out_plane               # residual 1x1 conv
         width, length = channels, out_length
     multiply_adds += width * classes                                    # fcn
+    return 3 * 2 * multiply_adds
+
+
+def stgcnpp_flops_per_window(blocks, frames, classes):
+    """flops_per_window's count for ST-GCN++: per block the graph unit (1x1 conv to K*C_out, the
+    einsum over V x V per partition, the 1x1 down projection when channels change), the six
+    temporal branches (1x1 convs to C/6 channels at the input length; dilated 3x1 convs at the
+    output length; the strided 1x1 branch), the transform's 1x1 conv and the block's residual
+    projection; then the classifier; a step is 3 x forward."""
+    multiply_adds, width, length = 0, CHANNELS, frames
+    for index, (channels, stride) in enumerate(blocks):
+        plane = length * JOINTS
+        multiply_adds += PARTITIONS * channels * width * plane + PARTITIONS * channels * plane * JOINTS
+        if width != channels:
+            multiply_adds += channels * width * plane
+        branch = channels // 6
+        out_length = (length - 1) // stride + 1
+        out_plane = out_length * JOINTS
+        multiply_adds += 5 * branch * channels * plane                   # the 1x1 convs of 5 branches
+        multiply_adds += 4 * branch * branch * 3 * out_plane             # the dilated 3x1 convs
+        multiply_adds += branch * channels * out_plane                   # the strided 1x1 branch
+        multiply_adds += channels * channels * out_plane                 # transform 1x1
+        if index > 0 and (width != channels or stride != 1):
+            multiply_adds += channels * width * out_plane                # residual projection
+        width, length = channels, out_length
+    multiply_adds += width * classes
     return 3 * 2 * multiply_adds
 
 
@@ -75,7 +110,7 @@ def main():
     torch.set_num_threads(arguments.threads)
     torch.manual_seed(0)
     blocks = PRESETS[arguments.model]
-    model = fixtures_module().Model(CHANNELS, arguments.classes, blocks).float().train()
+    model = fixtures_module(FIXTURES[arguments.model]).Model(CHANNELS, arguments.classes, blocks).float().train()
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     loss_function = nn.CrossEntropyLoss()
     inputs = torch.rand(arguments.batch, CHANNELS, arguments.frames, JOINTS, 1)
@@ -97,7 +132,7 @@ def main():
         'model': arguments.model, 'threads': arguments.threads, 'batch': arguments.batch,
         'frames': arguments.frames, 'steps': arguments.steps, 'seconds': seconds,
         'windowsPerSecond': arguments.steps * arguments.batch / seconds,
-        'flopsPerWindow': flops_per_window(blocks, arguments.frames, arguments.classes),
+        'flopsPerWindow': flops_per_window(arguments.model, blocks, arguments.frames, arguments.classes),
         'torch': torch.__version__,
     }, sort_keys=True))
 

@@ -1,4 +1,5 @@
 import Foundation
+import Models
 import NeuralNetwork
 import Pose
 import Randomness
@@ -6,23 +7,23 @@ import _BenchmarkSupport
 
 /// `training-benchmark`: ActionLab's training rate, the Swift half of `scripts/bench-training`.
 ///
-/// Trains a freshly initialized `stgcn` or `stgcn-small` (Vision-18 graph, 3 channels, edge
-/// importance on, no dropout) with Adam (learning rate 0.001) on random windows `[B, 3·18, T]`
+/// Trains a freshly initialized model of a registered family (`stgcn`, `stgcn-small`, `stgcnpp`,
+/// `stgcnpp-small`, … with its default settings: Vision-18 graph, 3 channels, no dropout; built
+/// through ``ModelRegistry`` as a manifest's `model.kind` builds it) with Adam (learning rate 0.001) on random windows `[B, 3·18, T]`
 /// with random labels: each step is a training-mode forward pass, softmax cross-entropy, zeroing
 /// the gradients, the backward pass and an optimizer step, exactly the trainer's inner loop
 /// without data loading. After `--warmup` untimed steps it times `--steps` steps and prints
 /// `{"model", "threads", "batch", "frames", "steps", "seconds", "windowsPerSecond", "kernel"}` as
 /// JSON. Exit status 1 on an error (printed to standard error), 2 for wrong usage.
 let usage = """
-    usage: training-benchmark --model stgcn|stgcn-small [--threads N] [--batch 32] [--frames 60]
+    usage: training-benchmark --model KIND [--threads N] [--batch 32] [--frames 60]
                               [--classes 6] [--steps 5] [--warmup 1]
     """
 
 func run() throws -> Int32 {
     let options = try benchmarkOptions(CommandLine.arguments.dropFirst())
-    guard let presetName = options["model"],
-          let preset = SpatialTemporalGraphConvolutionalNetwork.Preset(rawValue: presetName) else {
-        throw BenchmarkUsageError(description: "--model must be stgcn or stgcn-small")
+    guard let kind = options["model"], let family = ModelRegistry.builtIn.family(named: kind) else {
+        throw BenchmarkUsageError(description: "--model must be one of " + ModelRegistry.builtIn.names.joined(separator: ", "))
     }
     let threads = try positiveInteger(options, "threads", default: 1)
     let batch = try positiveInteger(options, "batch", default: 32)
@@ -33,12 +34,9 @@ func run() throws -> Int32 {
     ComputeThreads.count = threads
 
     let layout = SkeletonLayout.vision18
-    let graph = SpatialGraph(
-        jointCount: layout.jointCount, edges: layout.edges.map { ($0.first, $0.second) },
-        center: layout.joints.firstIndex(of: "neck"))
-    let model = try SpatialTemporalGraphConvolutionalNetwork(
-        configuration: .init(channelCount: layout.channelCount, graph: graph, classCount: classCount, blocks: preset.blocks),
-        seed: 0)
+    var initialization = SeededGenerator(seed: 0, purpose: "initialization")
+    let model = try ModelConfiguration(family).makeClassifier(
+        layout: layout, windowSize: frames, classCount: classCount, using: &initialization)
     let optimizer = Adam(learningRate: 1e-3)
     var generator = SeededGenerator(seed: 0, purpose: "benchmark-data")
     let features = layout.channelCount * layout.jointCount
@@ -59,7 +57,7 @@ func run() throws -> Int32 {
     }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     let report: [String: Any] = [
-        "model": preset.rawValue, "threads": threads, "batch": batch, "frames": frames, "steps": steps,
+        "model": kind, "threads": threads, "batch": batch, "frames": frames, "steps": steps,
         "seconds": seconds, "windowsPerSecond": Double(steps * batch) / seconds, "kernel": BLAS.coreName,
     ]
     print(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]), as: UTF8.self))
