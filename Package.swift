@@ -135,7 +135,7 @@ let package = Package(
             dependencies: ["Sweeps", "Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "Models", "FeatureCache", "HDF5", "NeuralNetwork", "Randomness", "SyntheticData", "TensorBoard", "ActionLabTestSupport", "SweepTestSupport"]),
         .testTarget(
             name: "ExportTests",
-            dependencies: ["Export", "Sweeps", "Training", "Dataset", "Manifest", "Models", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
+            dependencies: ["Export", "Sweeps", "Training", "Reports", "Dataset", "Manifest", "Models", "ModelExport", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
         .testTarget(
             name: "PredictionTests",
             dependencies: ["Prediction", "Export", "MLflow", "Sweeps", "Training", "Dataset", "Manifest", "Models", "Pose", "Video", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),

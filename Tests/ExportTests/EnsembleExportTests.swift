@@ -7,6 +7,7 @@ import Manifest
 import Models
 import ModelExport
 import NeuralNetwork
+import Reports
 import Sweeps
 import Testing
 import Training
@@ -17,7 +18,9 @@ import Training
 @Suite(.serialized) struct EnsembleExportTests {
     /// `experiments/utd-mhad-streams.json5` made small: the `tcn` family on its four streams,
     /// seeds 1 and 2, 4 epochs (accuracy is not the point here; the graph is).
-    static func streamSweep(in scratch: URL) throws -> (plan: SweepPlan, folder: URL) {
+    static func streamSweep(
+        in scratch: URL, adjust: (inout ExperimentConfiguration) -> Void = { _ in }
+    ) throws -> (plan: SweepPlan, folder: URL) {
         _ = try TestData.utdMHADSkeletonFolder()
         let manifest = TestData.packageRoot.appendingPathComponent("experiments/utd-mhad-streams.json5")
         let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting {
@@ -28,6 +31,7 @@ import Training
             $0.model.stream = stream
             $0.training.seeds = [1, 2]
             $0.training.epochs = 4
+            adjust(&$0)
         }
         return (plan, try SweepRunner(plan: plan, manifestURL: manifest).run())
     }
@@ -122,6 +126,37 @@ import Training
         #expect((summary["sums"] as? Double ?? 1) <= 1e-5, "\(summary)")
         #expect(summary["windows"] as? Int == 430)
         #expect((summary["tensors"] as? Int ?? 0) > 0)
+    }
+
+    /// With a validation subject carved from the training subjects, the exported seed is the one
+    /// with the best fused validation accuracy, as `ensembles.csv`'s validation column has it.
+    @Test func withAValidationSplitTheSeedWithTheBestFusedValidationAccuracyIsExported() throws {
+        let scratch = try TemporaryDirectory()
+        let (_, folder) = try Self.streamSweep(in: scratch.url) {
+            $0.dataset.validation.strategy = .automatic
+            $0.dataset.validation.groupBy = "subject"
+            $0.dataset.validation.fraction = 0.25
+        }
+        let result = try EnsembleExporter().export(from: folder, to: scratch.file("ensemble"))
+        let seeds = result.selection.chosen.seeds
+        #expect(seeds.map(\.seed).sorted() == [1, 2])
+        let accuracies = seeds.compactMap { $0.splits["validation"]?.window.accuracy }
+        try #require(accuracies.count == 2)
+        let best = try #require(accuracies.max())
+        #expect(result.selection.seed.splits["validation"]?.window.accuracy == best)
+        if accuracies[0] == accuracies[1] {
+            // Ties go to the lower fused validation loss, then the lower seed.
+            let losses = seeds.map { $0.splits["validation"]?.window.loss ?? .infinity }
+            #expect(result.selection.seed.seed == (losses[0] == losses[1] ? min(seeds[0].seed, seeds[1].seed)
+                : seeds[losses[0] < losses[1] ? 0 : 1].seed))
+        }
+        #expect(result.selection.rule.contains("the ensemble with the highest fused validation accuracy"))
+        let table = try Table.parse(csv: String(contentsOf: folder.appendingPathComponent("ensembles.csv"), encoding: .utf8))
+        let column = try #require(table.header.firstIndex(of: "validation_accuracy_mean"))
+        let mean = try #require(Double(table.rows[0][column]))
+        #expect(abs(mean - accuracies.reduce(0, +) / 2) < 1e-12)
+        let card = try String(contentsOf: scratch.file("ensemble").appendingPathComponent("model-card.md"), encoding: .utf8)
+        #expect(card.contains("**exported**, seed \(result.selection.seed.seed)"))
     }
 
     @Test func aFolderWithoutAStreamEnsembleIsAClearError() throws {
