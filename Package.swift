@@ -108,7 +108,7 @@ let package = Package(
         .target(name: "ActionLabTestSupport", path: "Tests/ActionLabTestSupport"),
         // Checks every layer and classifier passes: finite-difference gradients, seeded determinism, round trips.
         // Real sweeps shared by the suites that read a finished sweep folder (trained once per test process).
-        .target(name: "SweepTestSupport", dependencies: ["Sweeps", "Manifest", "Training", "ActionLabTestSupport"], path: "Tests/SweepTestSupport"),
+        .target(name: "SweepTestSupport", dependencies: ["Sweeps", "Manifest", "Models", "Training", "ActionLabTestSupport"], path: "Tests/SweepTestSupport"),
         .target(name: "NeuralNetworkTestSupport", dependencies: ["NeuralNetwork", "Randomness"], path: "Tests/NeuralNetworkTestSupport"),
         .testTarget(name: "ActionLabCLITests", dependencies: ["actionlab", "ActionLabTestSupport", "HDF5", "NeuralNetwork", "FeatureCache", "Sweeps"]),
         .testTarget(name: "HDF5Tests", dependencies: ["HDF5", "ActionLabTestSupport"]),
@@ -135,10 +135,10 @@ let package = Package(
             dependencies: ["Sweeps", "Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "Models", "FeatureCache", "HDF5", "NeuralNetwork", "Randomness", "SyntheticData", "TensorBoard", "ActionLabTestSupport", "SweepTestSupport"]),
         .testTarget(
             name: "ExportTests",
-            dependencies: ["Export", "Sweeps", "Training", "Reports", "Dataset", "Manifest", "Models", "ModelExport", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
+            dependencies: ["Export", "Sweeps", "Training", "Reports", "Dataset", "Manifest", "Models", "ModelExport", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport", "SweepTestSupport"]),
         .testTarget(
             name: "PredictionTests",
-            dependencies: ["Prediction", "Export", "MLflow", "Sweeps", "Training", "Dataset", "Manifest", "Models", "Pose", "Video", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport"]),
+            dependencies: ["Prediction", "Export", "MLflow", "Sweeps", "Training", "Dataset", "Manifest", "Models", "Pose", "Video", "NeuralNetwork", "FeatureCache", "SyntheticData", "ActionLabTestSupport", "SweepTestSupport"]),
         .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "Pose", "Randomness", "ActionLabTestSupport"]),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
         .testTarget(name: "MLflowTests", dependencies: ["MLflow", "Sweeps", "Manifest", "Reports", "Training", "ActionLabTestSupport", "SweepTestSupport"]),

@@ -38,8 +38,10 @@ public struct EnsembleExporter {
             /// Its folder inside the export folder, `members/<stream>`.
             public var folder: String
         }
-        /// `actionlab-stream-ensemble`.
-        public var format = "actionlab-stream-ensemble"
+        /// The format's name, `actionlab-stream-ensemble`.
+        public static let format = "actionlab-stream-ensemble"
+        /// ``format``.
+        public var format = Description.format
         /// 1.
         public var formatVersion = 1
         /// The seed shared by every member.

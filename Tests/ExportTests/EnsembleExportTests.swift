@@ -9,6 +9,7 @@ import ModelExport
 import NeuralNetwork
 import Reports
 import Sweeps
+import SweepTestSupport
 import Testing
 import Training
 
@@ -16,29 +17,10 @@ import Training
 /// onnx's checker and onnxruntime against ActionLab's own fused probabilities on real UTD-MHAD
 /// test windows, with the selection rule, the members' files and the errors of folders without one.
 @Suite(.serialized) struct EnsembleExportTests {
-    /// `experiments/utd-mhad-streams.json5` made small: the `tcn` family on its four streams,
-    /// seeds 1 and 2, 4 epochs (accuracy is not the point here; the graph is).
-    static func streamSweep(
-        in scratch: URL, adjust: (inout ExperimentConfiguration) -> Void = { _ in }
-    ) throws -> (plan: SweepPlan, folder: URL) {
-        _ = try TestData.utdMHADSkeletonFolder()
-        let manifest = TestData.packageRoot.appendingPathComponent("experiments/utd-mhad-streams.json5")
-        let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting {
-            $0.features.cache = scratch.appendingPathComponent("cache")
-            $0.output.directory = scratch.appendingPathComponent("reports")
-            let stream = $0.model.stream
-            $0.model = .tcn(channels: [16, 16], kernelSizes: [5, 3], normalizeInput: true)
-            $0.model.stream = stream
-            $0.training.seeds = [1, 2]
-            $0.training.epochs = 4
-            adjust(&$0)
-        }
-        return (plan, try SweepRunner(plan: plan, manifestURL: manifest).run())
-    }
-
     @Test func theFourStreamsExportAsOneGraphThatOnnxruntimeEvaluatesToTheFusedProbabilities() throws {
         let scratch = try TemporaryDirectory()
-        let (plan, folder) = try Self.streamSweep(in: scratch.url)
+        let sweep = try RealDataSweeps.utdMHADStreams(in: scratch.url)
+        let (plan, folder) = (sweep.plan, sweep.folder)
         let output = scratch.file("ensemble")
         let result = try EnsembleExporter().export(from: folder, to: output)
         let names = result.files.map { String($0.path.dropFirst(output.path.count + 1)) }
@@ -132,11 +114,11 @@ import Training
     /// with the best fused validation accuracy, as `ensembles.csv`'s validation column has it.
     @Test func withAValidationSplitTheSeedWithTheBestFusedValidationAccuracyIsExported() throws {
         let scratch = try TemporaryDirectory()
-        let (_, folder) = try Self.streamSweep(in: scratch.url) {
+        let folder = try RealDataSweeps.utdMHADStreams(in: scratch.url) {
             $0.dataset.validation.strategy = .automatic
             $0.dataset.validation.groupBy = "subject"
             $0.dataset.validation.fraction = 0.25
-        }
+        }.folder
         let result = try EnsembleExporter().export(from: folder, to: scratch.file("ensemble"))
         let seeds = result.selection.chosen.seeds
         #expect(seeds.map(\.seed).sorted() == [1, 2])

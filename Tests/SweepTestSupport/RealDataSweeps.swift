@@ -1,6 +1,7 @@
 import ActionLabTestSupport
 import Foundation
 import Manifest
+import Models
 import Sweeps
 import Testing
 import Training
@@ -31,6 +32,29 @@ public enum RealDataSweeps {
     public struct FinishedSweep: Sendable {
         public var plan: SweepPlan
         public var folder: URL
+    }
+
+    /// `experiments/utd-mhad-streams.json5` on the real UTD-MHAD skeletons, made small: the
+    /// `tcn` family (channels [16, 16], kernel sizes [5, 3]) on its four streams, seeds 1 and 2,
+    /// 4 epochs; about 10 s in release. For the suites that export or predict with a stream
+    /// ensemble (accuracy is not their point), with `adjust` applied after these changes.
+    ///
+    /// - Throws: `TestData`'s error naming `scripts/setup` when the skeletons are absent, and
+    ///   the sweep's errors.
+    public static func utdMHADStreams(in scratch: URL, adjust: (inout ExperimentConfiguration) -> Void = { _ in }) throws -> FinishedSweep {
+        _ = try TestData.utdMHADSkeletonFolder()
+        let manifest = TestData.packageRoot.appendingPathComponent("experiments/utd-mhad-streams.json5")
+        let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting {
+            $0.features.cache = scratch.appendingPathComponent("cache")
+            $0.output.directory = scratch.appendingPathComponent("reports")
+            let stream = $0.model.stream
+            $0.model = .tcn(channels: [16, 16], kernelSizes: [5, 3], normalizeInput: true)
+            $0.model.stream = stream
+            $0.training.seeds = [1, 2]
+            $0.training.epochs = 4
+            adjust(&$0)
+        }
+        return FinishedSweep(plan: plan, folder: try SweepRunner(plan: plan, manifestURL: manifest).run())
     }
 
     /// The number of epochs of ``basicMotions()``'s trials.

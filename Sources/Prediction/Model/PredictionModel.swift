@@ -7,10 +7,13 @@ import Pose
 /// A trained model ready to predict, found from the folder `actionlab predict` is given.
 ///
 /// The folder is an export folder (`actionlab export`: `weights.h5` and `config.json` beside the
-/// other formats), a trial folder (`trials/<id>/`), or a sweep folder, whose best trial is
-/// taken by `export`'s rule (``TrialSelection``).
+/// other formats), a trial folder (`trials/<id>/`), a sweep folder, whose best trial is
+/// taken by `export`'s rule (``TrialSelection``), or a stream ensemble's export folder
+/// (`actionlab export --ensemble`: `ensemble.json` and `members/<stream>/`), whose members are
+/// fused by ``LateFusionEnsemble`` with the exported weights.
 public struct PredictionModel {
-    /// The configuration and weights.
+    /// The configuration and weights (of an ensemble: its first member's, whose windows, layout
+    /// and labels every member shares).
     public var trained: TrainedModel
     /// The classifier, rebuilt from them.
     public var classifier: any Classifier
@@ -20,8 +23,14 @@ public struct PredictionModel {
     /// Finds and loads the model of `folder`.
     ///
     /// - Throws: ``ExportError`` when the folder does not exist, holds no complete trial, or its
-    ///   `config.json` or `weights.h5` is missing, unreadable or inconsistent.
+    ///   `config.json` or `weights.h5` is missing, unreadable or inconsistent; for an ensemble,
+    ///   also when `ensemble.json` is unreadable or its members differ in windows or labels.
     public init(folder: URL) throws {
+        let ensembleFile = folder.appendingPathComponent(EnsembleExporter.descriptionName)
+        if FileManager.default.fileExists(atPath: ensembleFile.path) {
+            (trained, classifier, origin) = try Self.ensemble(described: ensembleFile, in: folder)
+            return
+        }
         if TrialFolder.looksLikeTrial(folder) {
             trained = try TrainedModel(folder: folder)
             origin = folder.path
@@ -31,6 +40,45 @@ public struct PredictionModel {
             origin = "\(folder.path), trial \(selection.chosen.folder.id) (\(selection.rule))"
         }
         classifier = try trained.makeModel()
+    }
+
+    /// The members of an ensemble export folder, fused.
+    private static func ensemble(described file: URL, in folder: URL) throws -> (TrainedModel, any Classifier, String) {
+        let description: EnsembleExporter.Description
+        do {
+            description = try JSONDecoder().decode(EnsembleExporter.Description.self, from: Data(contentsOf: file))
+        } catch {
+            throw ExportError.unreadableFile(path: file.path, reason: "not an ensemble description of actionlab export --ensemble: \(error)")
+        }
+        guard description.format == EnsembleExporter.Description.format, description.formatVersion == 1 else {
+            throw ExportError.inconsistentTrial(
+                path: file.path, reason: "format '\(description.format)' version \(description.formatVersion); expected "
+                    + "'\(EnsembleExporter.Description.format)' version 1")
+        }
+        var members: [(name: String, classifier: any Classifier)] = []
+        var first: TrainedModel?
+        for member in description.members {
+            let memberFolder = folder.appendingPathComponent(member.folder, isDirectory: true)
+            guard memberFolder.standardizedFileURL.path.hasPrefix(folder.standardizedFileURL.path + "/") else {
+                throw ExportError.inconsistentTrial(path: file.path, reason: "member folder '\(member.folder)' lies outside the export folder")
+            }
+            let trained = try TrainedModel(folder: memberFolder)
+            if let first, trained.labels != first.labels || trained.configuration.windows != first.configuration.windows
+                || trained.configuration.features.layout != first.configuration.features.layout {
+                throw ExportError.inconsistentTrial(
+                    path: memberFolder.path, reason: "its labels, windows or layout differ from those of member '\(description.members[0].stream)'")
+            }
+            first = first ?? trained
+            members.append((member.stream, try trained.makeModel()))
+        }
+        guard let first else { throw ExportError.inconsistentTrial(path: file.path, reason: "the ensemble lists no member") }
+        do {
+            let classifier = try LateFusionEnsemble(members: members, weights: description.members.map(\.weight))
+            let streams = description.members.map(\.stream).joined(separator: "+")
+            return (first, classifier, "\(folder.path), stream ensemble \(streams) of seed \(description.seed)")
+        } catch {
+            throw ExportError.inconsistentTrial(path: file.path, reason: "\(error)")
+        }
     }
 
     /// The skeleton layout the model was trained on.
