@@ -115,7 +115,7 @@ import Testing
     @Test(arguments: [
         ("training: { optimizer: 'adamx' }", "training.optimizer", "unknown value 'adamx'; expected one of 'adam', 'adamw', 'sgd'; did you mean 'adam'?"),
         ("windows: { padding: 'repeat' }", "windows.padding", "unknown value 'repeat'; expected one of 'zero', 'drop'"),
-        ("model: { kind: 'lstm' }", "model.kind", "unknown value 'lstm'; expected one of 'tcn', 'stgcn', 'stgcn-small', 'stgcnpp', 'stgcnpp-small', 'mlp'"),
+        ("model: { kind: 'lstm' }", "model.kind", "unknown value 'lstm'; expected one of 'tcn', 'stgcn', 'stgcn-small', 'stgcnpp', 'stgcnpp-small', 'ctrgcn', 'ctrgcn-small', 'mlp'"),
         ("evaluation: { aggregation: 'max' }", "evaluation.aggregation", "unknown value 'max'; expected one of 'mean', 'vote'"),
         ("features: { layout: 'vision17' }", "features.layout",
          "unknown value 'vision17'; expected one of 'vision18', 'kinect-v1', 'accelerometer-gyroscope', 'univariate' or an object declaring a layout; did you mean 'vision18'?"),

@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func registryHoldsTheBuiltInFamiliesAndTheTestFamily() {
-        #expect(Self.registry.names == ["tcn", "stgcn", "stgcn-small", "stgcnpp", "stgcnpp-small", "mlp", "mean-pooling"])
+        #expect(Self.registry.names == ["tcn", "stgcn", "stgcn-small", "stgcnpp", "stgcnpp-small", "ctrgcn", "ctrgcn-small", "mlp", "mean-pooling"])
     }
 
     /// Output shape `[N, classes]`, bit-identical state for one seed and different for another
@@ -177,12 +177,22 @@ import Testing
         #expect(difference <= 1e-5, "\(family.name): onnxruntime differs by \(difference)")
     }
 
+    /// The families without a Core ML translation: their classifiers do not conform to
+    /// `CoreMLExportable`, so `actionlab export` refuses them by name (`ExportError.unsupportedModel`).
+    /// CTR-GCN's per-sample refined topology needs tanh, a temporal mean and a broadcast difference,
+    /// which `scripts/check-coreml.py` does not interpret yet.
+    static let familiesWithoutCoreML: Set<String> = ["ctrgcn", "ctrgcn-small"]
+
     /// The exported Core ML model has Create ML's interface (`poses [T, C, J]` → `labelProbabilities`,
     /// `label`), holds the state dictionary's tensors bit for bit, and its layers evaluated in NumPy
     /// (`scripts/check-coreml.py`) give onnxruntime's probabilities on the ONNX export within 1e-5.
     @Test(arguments: registry.families)
     func coreMLExportMatchesTheWeightsAndOnnxruntime(_ family: RegisteredModelFamily) throws {
         let model = try Self.model(Self.configuration(family), seed: 9)
+        guard !Self.familiesWithoutCoreML.contains(family.name) else {
+            #expect(!(model is any CoreMLExportable), "\(family.name) has a Core ML translation: check it here")
+            return
+        }
         let exportable = try #require(model as? any CoreMLExportable, "\(family.name) has no Core ML translation")
         let onnxExportable = try #require(model as? any ONNXExportable, "\(family.name) has no ONNX translation")
         let layout = Self.layout

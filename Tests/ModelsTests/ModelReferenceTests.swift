@@ -15,7 +15,7 @@ import Testing
 
     @Test func everyFamilysKeyIsListedWithTheKindsThatTakeIt() {
         let table = Self.generated
-        #expect(table.contains("| `model.kind` | one of `tcn`, `stgcn`, `stgcn-small`, `stgcnpp`, `stgcnpp-small`, `mlp` | `\"tcn\"` |"))
+        #expect(table.contains("| `model.kind` | one of `tcn`, `stgcn`, `stgcn-small`, `stgcnpp`, `stgcnpp-small`, `ctrgcn`, `ctrgcn-small`, `mlp` | `\"tcn\"` |"))
         #expect(table.contains("| `model.edgeImportance` | Boolean | `true` |  | `stgcn`, `stgcn-small` only: "))
         #expect(table.contains("| `model.kernelSizes` | list of integers | `[7, 5, 3]` | at least 1 element, each odd, ≥ 1 | `tcn` only: "))
         #expect(table.contains("| `model.dropout` | number | `0` |"))

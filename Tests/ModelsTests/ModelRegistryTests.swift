@@ -46,7 +46,7 @@ import Testing
     @Test func theBuiltInRegistryDoesNotKnowTheTestFamily() {
         let issues = Self.issues(Self.manifest("{ kind: 'mean-pooling' }"), registry: .builtIn)
         #expect(issues.map(\.path) == ["model.kind"])
-        #expect(issues.first?.message == "unknown value 'mean-pooling'; expected one of 'tcn', 'stgcn', 'stgcn-small', 'stgcnpp', 'stgcnpp-small', 'mlp'")
+        #expect(issues.first?.message == "unknown value 'mean-pooling'; expected one of 'tcn', 'stgcn', 'stgcn-small', 'stgcnpp', 'stgcnpp-small', 'ctrgcn', 'ctrgcn-small', 'mlp'")
     }
 
     @Test func anotherFamilysKeyIsNamedWithTheKindsItAppliesTo() {

@@ -9,13 +9,16 @@ public struct ModelRegistry: Sendable {
     /// The families, in registration order.
     public let families: [RegisteredModelFamily]
 
-    /// ActionLab's families: `tcn`, `stgcn`, `stgcn-small`, `stgcnpp`, `stgcnpp-small`, `mlp`.
+    /// ActionLab's families: `tcn`, `stgcn`, `stgcn-small`, `stgcnpp`, `stgcnpp-small`, `ctrgcn`, `ctrgcn-small`,
+    /// `mlp`.
     public static let builtIn = ModelRegistry(unchecked: [
         RegisteredModelFamily(TemporalConvolutionalFamily()),
         RegisteredModelFamily(SpatialTemporalGraphFamily(preset: .stgcn)),
         RegisteredModelFamily(SpatialTemporalGraphFamily(preset: .stgcnSmall)),
         RegisteredModelFamily(STGCNPlusPlusFamily(preset: .stgcnpp)),
         RegisteredModelFamily(STGCNPlusPlusFamily(preset: .stgcnppSmall)),
+        RegisteredModelFamily(CTRGCNFamily(preset: .ctrgcn)),
+        RegisteredModelFamily(CTRGCNFamily(preset: .ctrgcnSmall)),
         RegisteredModelFamily(MultilayerPerceptronFamily()),
     ])
 

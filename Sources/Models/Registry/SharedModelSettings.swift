@@ -16,7 +16,7 @@ struct SharedModelSettings: ManifestSection, Hashable {
         [
             Setting("dropout", \.dropout, .number(.unitInterval),
                     "dropout probability; each family says where (`tcn`: after each block, `stgcn`: at the end of each block's "
-                        + "temporal part, `stgcnpp`: at the end of each block's temporal unit but the first's, `mlp`: after the hidden layer)"),
+                        + "temporal part, `stgcnpp` and `ctrgcn`: at the end of each block's temporal unit but the first's, `mlp`: after the hidden layer)"),
             Setting("normalizeInput", \.normalizeInput, .boolean,
                     "centre and scale the keypoints inside the model (below), so an exported model takes raw keypoints: per frame on "
                         + "image pose (x, y, confidence), per window on the hip and by the spine length on 3-D skeletons (`kinect-v1`)"),

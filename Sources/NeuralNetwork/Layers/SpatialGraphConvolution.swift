@@ -336,8 +336,9 @@ private func withPointers<R>(
 }
 
 /// `c = op(a) · op(b) + beta · c` on densely stored row-major matrices given by their first
-/// element: `op(a)` `[m, k]`, `op(b)` `[k, n]`, `c` `[m, n]`.
-private func gemm(
+/// element: `op(a)` `[m, k]`, `op(b)` `[k, n]`, `c` `[m, n]` (shared with
+/// ``ChannelwiseTopologyRefinement``).
+func gemm(
     _ transposeA: BLAS.Transpose, _ a: UnsafePointer<Float>, _ transposeB: BLAS.Transpose, _ b: UnsafePointer<Float>,
     into c: UnsafeMutablePointer<Float>, m: Int, n: Int, k: Int, beta: Float
 ) {

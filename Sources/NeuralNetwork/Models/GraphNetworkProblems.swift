@@ -1,5 +1,5 @@
 /// The configuration checks the graph networks (``SpatialTemporalGraphConvolutionalNetwork``,
-/// ``STGCNPlusPlusNetwork``) share, each problem one sentence for ``InvalidModelConfiguration``.
+/// ``STGCNPlusPlusNetwork``, ``CTRGCNNetwork``) share, each problem one sentence for ``InvalidModelConfiguration``.
 enum GraphNetworkProblems {
     /// Problems of the sizes: channels per joint, classes and the channel plan.
     ///

@@ -122,18 +122,19 @@ public final class STGCNPlusPlusNetwork: Classifier {
 
     /// The hyperparameters the network was built with.
     public let configuration: Configuration
+    /// The input layers, `data_bn`, the blocks, the pooling and the classifier.
+    public let head: GraphNetworkHead
     /// The keypoint normalization (`keypointNormalization`) and the stream (`inputStream`) on
     /// `[N, C·V, T]`, each when configured (``InputNormalization/layers(_:stream:)``).
-    public let inputLayers: [(name: String, layer: any Layer)]
+    public var inputLayers: [(name: String, layer: any Layer)] { head.inputLayers }
     /// PYSKL's `data_bn` on `[N, C·V, T]`.
-    public let inputNormalization: BatchNormalization
+    public var inputNormalization: BatchNormalization { head.inputNormalization }
     /// The blocks on `[N, C, T, V]`, named `0`, `1`, ….
-    public let blocks: Sequential
+    public var blocks: Sequential { head.blocks }
     /// The mean over `T` and `V`, `[N, C, T, V] → [N, C]`.
-    public let pooling = GlobalAveragePooling()
+    public var pooling: GlobalAveragePooling { head.pooling }
     /// `Linear(channels.last → classCount)`.
-    public let classifier: Linear
-    private var inputShapeOfLastForward: [Int] = [0, 0, 0]
+    public var classifier: Linear { head.classifier }
 
     /// Builds a network with PyTorch's default initialization drawn from `generator` in
     /// state-dictionary order (block by block, then the classifier).
@@ -146,26 +147,29 @@ public final class STGCNPlusPlusNetwork: Classifier {
         let problems = configuration.problems
         guard problems.isEmpty else { throw InvalidConfiguration(problems: problems) }
         self.configuration = configuration
-        inputLayers = InputNormalization.layers(configuration.keypointNormalization, stream: configuration.stream)
-        inputNormalization = BatchNormalization(channels: configuration.channelCount * configuration.graph.jointCount)
-        var layers: [any Layer] = []
-        var width = configuration.channelCount
-        for (index, block) in configuration.blocks.enumerated() {
-            let gcn = AdaptiveGraphConvolution(
-                inChannels: width, outChannels: block.channels, graph: configuration.graph, using: &generator)
-            let tcn = try MultiScaleTemporalConvolution(
-                inChannels: block.channels, outChannels: block.channels, stride: block.stride,
-                branches: configuration.temporalBranches, dropout: index == 0 ? 0 : configuration.dropout,
-                using: &generator)
-            layers.append(try GraphTemporalBlock(
-                gcn: gcn, tcn: tcn, inChannels: width, outChannels: block.channels, stride: block.stride,
-                residual: index == 0
-                    ? .none : .standard(inChannels: width, outChannels: block.channels, stride: block.stride),
-                using: &generator))
-            width = block.channels
+        head = try GraphNetworkHead(
+            channelCount: configuration.channelCount, jointCount: configuration.graph.jointCount,
+            classCount: configuration.classCount, keypointNormalization: configuration.keypointNormalization,
+            stream: configuration.stream, using: &generator
+        ) { generator in
+            var layers: [any Layer] = []
+            var width = configuration.channelCount
+            for (index, block) in configuration.blocks.enumerated() {
+                let gcn = AdaptiveGraphConvolution(
+                    inChannels: width, outChannels: block.channels, graph: configuration.graph, using: &generator)
+                let tcn = try MultiScaleTemporalConvolution(
+                    inChannels: block.channels, outChannels: block.channels, stride: block.stride,
+                    branches: configuration.temporalBranches, dropout: index == 0 ? 0 : configuration.dropout,
+                    using: &generator)
+                layers.append(try GraphTemporalBlock(
+                    gcn: gcn, tcn: tcn, inChannels: width, outChannels: block.channels, stride: block.stride,
+                    residual: index == 0
+                        ? .none : .standard(inChannels: width, outChannels: block.channels, stride: block.stride),
+                    using: &generator))
+                width = block.channels
+            }
+            return (layers, width)
         }
-        blocks = Sequential(layers)
-        classifier = Linear(inputs: width, outputs: configuration.classCount, using: &generator)
     }
 
     /// Builds a network initialized from `SeededGenerator(seed: seed, purpose: "initialization")`.
@@ -181,9 +185,7 @@ public final class STGCNPlusPlusNetwork: Classifier {
 
     public var classCount: Int { configuration.classCount }
     public var inputShape: [Int?] { [configuration.channelCount * configuration.graph.jointCount, nil] }
-    public var sublayers: [(name: String, layer: any Layer)] {
-        inputLayers + [("inputNormalization", inputNormalization), ("blocks", blocks), ("classifier", classifier)]
-    }
+    public var sublayers: [(name: String, layer: any Layer)] { head.sublayers }
 
     /// Computes logits.
     ///
@@ -195,12 +197,7 @@ public final class STGCNPlusPlusNetwork: Classifier {
         let (channels, joints) = (configuration.channelCount, configuration.graph.jointCount)
         precondition(x.rank == 3 && x.shape[1] == channels * joints,
                      "STGCNPlusPlusNetwork expects [N, \(channels * joints), T], got \(x.shape)")
-        inputShapeOfLastForward = x.shape
-        let centred = inputLayers.reduce(x) { $1.layer.forward($0, training: training) }
-        let normalized = inputNormalization.forward(centred, training: training)
-        let graphInput = normalized.jointsLast(channels: channels, joints: joints)
-        let features = pooling.forward(blocks.forward(graphInput, training: training), training: training)
-        return classifier.forward(features, training: training)
+        return head.forward(x, training: training)
     }
 
     /// Back-propagates ∂loss/∂logits `[N, classCount]`, accumulating parameter gradients.
@@ -208,24 +205,6 @@ public final class STGCNPlusPlusNetwork: Classifier {
     /// - Returns: ∂loss/∂x, `[N, C·V, T]`.
     @discardableResult
     public func backward(_ gradLogits: Tensor) -> Tensor {
-        let (channels, joints) = (configuration.channelCount, configuration.graph.jointCount)
-        let gradGraphInput = blocks.backward(pooling.backward(classifier.backward(gradLogits)))
-        let gradNormalized = gradGraphInput.featuresFirst(channels: channels, joints: joints)
-        let gradCentred = inputNormalization.backward(gradNormalized)
-        return inputLayers.reversed().reduce(gradCentred) { $1.layer.backward($0) }
-    }
-}
-
-private extension Tensor {
-    /// The trainer's windows `[N, C·V, T]` (feature `c·V + v`) as a graph layer's `[N, C, T, V]`.
-    func jointsLast(channels: Int, joints: Int) -> Tensor {
-        let (batch, length) = (shape[0], shape[2])
-        return swappingAxes(outer: batch * channels, joints, length, inner: 1, shape: [batch, channels, length, joints])
-    }
-
-    /// A graph layer's `[N, C, T, V]` as the trainer's `[N, C·V, T]`, the inverse of ``jointsLast(channels:joints:)``.
-    func featuresFirst(channels: Int, joints: Int) -> Tensor {
-        let (batch, length) = (shape[0], shape[2])
-        return swappingAxes(outer: batch * channels, length, joints, inner: 1, shape: [batch, channels * joints, length])
+        head.backward(gradLogits)
     }
 }

@@ -2,38 +2,14 @@ import ModelExport
 import NeuralNetwork
 
 extension STGCNPlusPlusNetwork: ONNXExportable {
-    /// Appends ST-GCN++ from one window `[T, C, V]` to logits `[1, classCount]`.
-    ///
-    /// `Reshape`/`Transpose` to the training layout `[1, C·V, T]`, then (keypoint normalization
-    /// and) `BatchNormalization` (data_bn), `Reshape [1, C, V, T]` and `Transpose perm [0, 1, 3, 2]`
-    /// to the graph layout `[1, C, T, V]`, every block (``GraphTemporalBlock``), the mean over `T`
-    /// and `V` (`GlobalAveragePool → Flatten`) and `Gemm`. A sublayer it does not translate is an
-    /// error, never skipped.
+    /// Appends ST-GCN++ from one window `[T, C, V]` to logits `[1, classCount]` through its head
+    /// (``GraphNetworkHead/appendONNXNodes(poses:window:model:sublayers:to:)``), every block being a
+    /// ``GraphTemporalBlock``.
     ///
     /// - Throws: ``ModelExportError/inputShapeMismatch(_:model:expected:window:)`` unless the window
     ///   has `C` channels and `V` joints of the network's configuration;
     ///   ``ModelExportError/unsupportedLayer(_:path:type:)`` for a sublayer without a translation.
     public func appendONNXNodes(poses: String, window: KeypointWindowShape, to graph: inout ONNXGraphBuilder) throws -> String {
-        let (channels, joints) = (configuration.channelCount, configuration.graph.jointCount)
-        guard window.channelCount == channels, window.jointCount == joints, window.windowSize > 0 else {
-            throw ModelExportError.inputShapeMismatch(
-                .onnx, model: "STGCNPlusPlusNetwork",
-                expected: "\(channels) channels of \(joints) joints and at least one frame", window: window)
-        }
-        var head: [(name: String, layer: any Layer)] = inputLayers
-        head.append(("inputNormalization", inputNormalization))
-        let translated = head + [("blocks", blocks), ("classifier", classifier)]
-        for (name, layer) in sublayers where !translated.contains(where: { $0.name == name && $0.layer === layer }) {
-            throw ModelExportError.unsupportedLayer(.onnx, path: name, type: String(describing: type(of: layer)))
-        }
-        var value = try graph.appendChannelsFirstWindow(poses: poses, window: window)
-        value = try graph.appendLayers(head, input: value, path: "")
-        let shape = [1, Int64(channels), Int64(joints), Int64(window.windowSize)]
-        let split = graph.addNode(
-            "Reshape", inputs: [value, try graph.addInitializer("graphInput.shape", int64s: shape)], output: "jointsByFrame")
-        value = graph.addNode("Transpose", inputs: [split], output: "graphInput", attributes: [.init("perm", .ints([0, 1, 3, 2]))])
-        value = try graph.appendLayers([("blocks", blocks)], input: value, path: "")
-        value = try pooling.appendONNXNodes(input: value, path: "pooling", to: &graph)
-        return try graph.appendLayers([("classifier", classifier)], input: value, path: "")
+        try head.appendONNXNodes(poses: poses, window: window, model: "STGCNPlusPlusNetwork", sublayers: sublayers, to: &graph)
     }
 }
