@@ -1,7 +1,8 @@
 """PyTorch's training rate for scripts/bench-training, float32, Adam: st-gcn's own Model (the
 modules of scripts/make-stgcn-fixtures) for stgcn and stgcn-small, and PYSKL's ST-GCN++ (the
-modules of scripts/make-gcn-fixtures) for stgcnpp and stgcnpp-small: the modules the golden-fixture
-tests compare ActionLab against.
+modules of scripts/make-gcn-fixtures) for stgcnpp and stgcnpp-small, and PYSKL's CTR-GCN (those of
+scripts/make-ctrgcn-fixtures) for ctrgcn and ctrgcn-small: the modules the golden-fixture tests
+compare ActionLab against.
 
     python scripts/bench-training-torch.py --model stgcn --threads 1 [--batch 32] [--frames 60]
         [--classes 6] [--steps 5] [--warmup 1]
@@ -25,10 +26,13 @@ PRESETS = {
     'stgcn-small': [(32, 1), (32, 1), (64, 2), (64, 1), (128, 2), (128, 1)],
     'stgcnpp': [(64, 1), (64, 1), (64, 1), (64, 1), (128, 2), (128, 1), (128, 1), (256, 2), (256, 1), (256, 1)],
     'stgcnpp-small': [(32, 1), (32, 1), (64, 2), (64, 1), (128, 2), (128, 1)],
+    'ctrgcn': [(64, 1), (64, 1), (64, 1), (64, 1), (128, 2), (128, 1), (128, 1), (256, 2), (256, 1), (256, 1)],
+    'ctrgcn-small': [(32, 1), (32, 1), (64, 2), (64, 1), (128, 2), (128, 1)],
 }
 # The fixture script whose Model each family's PyTorch side uses.
 FIXTURES = {'stgcn': 'make-stgcn-fixtures', 'stgcn-small': 'make-stgcn-fixtures',
-            'stgcnpp': 'make-gcn-fixtures', 'stgcnpp-small': 'make-gcn-fixtures'}
+            'stgcnpp': 'make-gcn-fixtures', 'stgcnpp-small': 'make-gcn-fixtures',
+            'ctrgcn': 'make-ctrgcn-fixtures', 'ctrgcn-small': 'make-ctrgcn-fixtures'}
 KERNEL, PARTITIONS, JOINTS, CHANNELS = 9, 3, 18, 3
 
 
@@ -56,6 +60,8 @@ def flops_per_window(model, blocks, frames, classes):
     """
     if model.startswith('stgcnpp'):
         return stgcnpp_flops_per_window(blocks, frames, classes)
+    if model.startswith('ctrgcn'):
+        return ctrgcn_flops_per_window(blocks, frames, classes)
     multiply_adds, width, length = 0, CHANNELS, frames
     for channels, stride in blocks:
         plane = length * JOINTS
@@ -90,6 +96,34 @@ def stgcnpp_flops_per_window(blocks, frames, classes):
         multiply_adds += 4 * branch * branch * 3 * out_plane             # the dilated 3x1 convs
         multiply_adds += branch * channels * out_plane                   # the strided 1x1 branch
         multiply_adds += channels * channels * out_plane                 # transform 1x1
+        if index > 0 and (width != channels or stride != 1):
+            multiply_adds += channels * width * out_plane                # residual projection
+        width, length = channels, out_length
+    multiply_adds += width * classes
+    return 3 * 2 * multiply_adds
+
+
+def ctrgcn_flops_per_window(blocks, frames, classes):
+    """flops_per_window's count for CTR-GCN: per block and subset the refinement's 1x1 convs
+    (conv1, conv2 to R channels, conv3 to C_out), conv4 on the [R, V, V] topology and the einsum
+    over V x V; the down projection when channels change; the four temporal branches (1x1 convs
+    to C/4, two dilated 5x1 convs at the output length, the strided 1x1 branch) and the residual
+    projection; then the classifier; a step is 3 x forward."""
+    multiply_adds, width, length = 0, CHANNELS, frames
+    for index, (channels, stride) in enumerate(blocks):
+        plane = length * JOINTS
+        relation = 8 if width <= 16 else width // 8
+        per_subset = (2 * relation * width * plane + channels * width * plane + channels * relation * JOINTS * JOINTS
+                      + channels * plane * JOINTS)
+        multiply_adds += PARTITIONS * per_subset
+        if width != channels:
+            multiply_adds += channels * width * plane
+        branch = channels // 4
+        out_length = (length - 1) // stride + 1
+        out_plane = out_length * JOINTS
+        multiply_adds += 3 * branch * channels * plane                   # the 1x1 convs of 3 branches
+        multiply_adds += 2 * branch * branch * 5 * out_plane             # the dilated 5x1 convs
+        multiply_adds += (channels - 3 * branch) * channels * out_plane  # the strided 1x1 branch
         if index > 0 and (width != channels or stride != 1):
             multiply_adds += channels * width * out_plane                # residual projection
         width, length = channels, out_length

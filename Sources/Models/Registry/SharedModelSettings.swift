@@ -25,7 +25,7 @@ struct SharedModelSettings: ManifestSection, Hashable {
                     "what the model classifies, computed inside it from the (normalized) keypoints: `joint`, `bone` (each joint minus "
                         + "its parent along the layout's bone tree), `jointMotion` or `boneMotion` (next frame minus this frame); "
                         + "the confidence channel is averaged, not differenced (PYSKL's `GenSkeFeat`). Trials that differ only in "
-                        + "stream are fused into an ensemble (`evaluation.ensemble`)").encoded(when: { $0.stream != .joint }),
+                        + "stream are fused into an ensemble by `sweep.ensembleWeights`").encoded(when: { $0.stream != .joint }),
         ]
     }
 
