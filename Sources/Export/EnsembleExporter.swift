@@ -37,6 +37,10 @@ public struct EnsembleExporter {
             public var trial: String
             /// Its folder inside the export folder, `members/<stream>`.
             public var folder: String
+            /// SHA-256 (lowercase hex) of its `config.json`, checked when the folder is read.
+            public var configurationSHA256: String
+            /// SHA-256 (lowercase hex) of its `weights.h5`, checked when the folder is read.
+            public var weightsSHA256: String
         }
         /// The format's name, `actionlab-stream-ensemble`.
         public static let format = "actionlab-stream-ensemble"
@@ -62,13 +66,16 @@ public struct EnsembleExporter {
     /// - Parameters:
     ///   - directory: A sweep folder whose sweep has `model.stream` on an axis.
     ///   - seed: The seed to export instead of the rule's choice.
-    ///   - output: The export folder; created if needed, files in it are replaced.
+    ///   - trialID: A member trial whose ensemble and seed to export instead.
+    ///   - output: The export folder; created if needed, files of an earlier export of an ensemble
+    ///     of the same streams are replaced.
     /// - Returns: The selection and the files written.
     /// - Throws: ``ExportError`` for a folder without an ensemble, a missing or inconsistent member
-    ///   (labels or window differing between streams); ``ModelExportError`` if a member cannot be
+    ///   (labels or window differing between streams), an `output` that is a run's folder or holds
+    ///   another export (``ExportError/unsuitableOutput(path:reason:)``); ``ModelExportError`` if a member cannot be
     ///   translated to ONNX; `AtomicFileError` if a file cannot be written.
-    public func export(from directory: URL, seed: Int? = nil, to output: URL) throws -> Result {
-        let selection = try EnsembleSelection.select(in: directory, seed: seed)
+    public func export(from directory: URL, seed: Int? = nil, trialID: String? = nil, to output: URL) throws -> Result {
+        let selection = try EnsembleSelection.select(in: directory, seed: seed, trialID: trialID)
         let members = try selection.members.map { try TrialArtifacts(folder: $0.folder) }
         guard let first = members.first else {
             throw ExportError.noEnsemble(folder: directory.path, reason: "the ensemble has no member")
@@ -88,11 +95,7 @@ public struct EnsembleExporter {
             classifiers.append((member.stream.rawValue, exportable, member.weight))
         }
 
-        do {
-            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        } catch {
-            throw AtomicFileError(path: output.path, operation: "create folder", reason: error.localizedDescription)
-        }
+        try ExportDestination.prepare(output, for: .ensemble(members: selection.members.map(\.stream.rawValue)))
         var written: [(url: URL, name: String, sha256: String)] = []
         func write(_ data: Data, to name: String) throws {
             let url = output.appendingPathComponent(name)
@@ -110,11 +113,14 @@ public struct EnsembleExporter {
             try write(try ModelExporter.contents(of: artifacts.folder.file(ModelExporter.configurationName)), to: folder + ModelExporter.configurationName)
             try write(try ModelExporter.contents(of: artifacts.folder.file("weights.h5")), to: folder + "weights.h5")
         }
+        func hash(_ name: String) -> String { written.first { $0.name == name }?.sha256 ?? "" }
         let description = Description(
             seed: selection.seed.seed, labels: first.labels,
             members: selection.members.map {
-                .init(stream: $0.stream.rawValue, weight: $0.weight, trial: $0.folder.id,
-                      folder: "\(Self.membersFolderName)/\($0.stream.rawValue)")
+                let folder = "\(Self.membersFolderName)/\($0.stream.rawValue)"
+                return .init(stream: $0.stream.rawValue, weight: $0.weight, trial: $0.folder.id, folder: folder,
+                             configurationSHA256: hash(folder + "/" + ModelExporter.configurationName),
+                             weightsSHA256: hash(folder + "/weights.h5"))
             },
             selectionRule: selection.rule)
         let encoder = JSONEncoder()

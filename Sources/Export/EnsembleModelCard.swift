@@ -39,6 +39,7 @@ public struct EnsembleModelCard {
         let ensemble = selection.chosen
         let name = members.first?.configuration.name ?? ""
         var text = "# Model card: \(name), stream ensemble \(ensemble.streamsText), seed \(selection.seed.seed)\n\n"
+        if let description = members.first?.configuration.description, !description.isEmpty { text += "\(description)\n\n" }
         let kind = members.first.map { "`\($0.configuration.model.kind)` (\($0.configuration.model.settingsDescription))" } ?? ""
         text += "A late-fusion ensemble of \(members.count) action classifiers of kind \(kind), one per input stream, "
             + "trained by ActionLab with seed \(selection.seed.seed). `model.onnx` computes every stream from the same raw keypoints "
@@ -66,8 +67,13 @@ public struct EnsembleModelCard {
                 index == selection.chosenIndex ? "**exported**, seed \(selection.seed.seed)" : "",
             ])
         }
-        return "## Selection\n\nRule: \(selection.rule). Test scores are shown for information and are never used to choose.\n\n"
+        var text = "## Selection\n\nRule: \(selection.rule). Test scores are shown for information and are never used to choose.\n\n"
             + table.markdown
+        if !selection.skipped.isEmpty {
+            text += "\nSeeds of the exported ensemble that could not be fused, and so were not candidates:\n\n"
+                + selection.skipped.map { "- \($0)" }.joined(separator: "\n") + "\n"
+        }
+        return text
     }
 
     private var metricsSection: String {

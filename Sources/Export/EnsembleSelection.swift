@@ -9,7 +9,10 @@ import Sweeps
 /// mean over its fused seeds (ties to grid order); within it, the seed with the highest fused
 /// validation accuracy, then the lower fused validation loss, then the lower seed. Test scores
 /// are shown but never used. A sweep without a validation split can still be exported when it
-/// has one ensemble: its lowest fused seed is taken, and the rule says so; `seed` names another.
+/// has one ensemble: its lowest fused seed is taken, and the rule says so. `seed` names another
+/// seed of the chosen ensemble; `trialID` names one member trial, whose ensemble and seed are
+/// exported. Seeds that could not be fused (a stream unfinished, diverged or with a damaged
+/// scores file) are listed in ``skipped``, so a choice among fewer seeds never goes unsaid.
 public struct EnsembleSelection: Sendable {
     /// One member of the exported ensemble: a stream's trial of the chosen seed.
     public struct Member: Sendable {
@@ -31,6 +34,8 @@ public struct EnsembleSelection: Sendable {
     public var members: [Member]
     /// How the ensemble and seed were chosen, as the model card and metadata record it.
     public var rule: String
+    /// The chosen ensemble's seeds that could not be fused, with why.
+    public var skipped: [String] { chosen.skipped }
 
     /// The chosen ensemble.
     public var chosen: StreamEnsemble { ensembles[chosenIndex] }
@@ -40,13 +45,15 @@ public struct EnsembleSelection: Sendable {
     /// - Parameters:
     ///   - directory: A sweep folder (`actionlab run`) whose sweep has `model.stream` on an axis.
     ///   - seed: The seed to export instead of the rule's choice, within the chosen ensemble.
+    ///   - trialID: A member trial (`trials/<id>` or `<id>`) whose ensemble and seed to export
+    ///     instead of the rule's choice.
     /// - Returns: The selection.
     /// - Throws: ``ExportError/folderNotFound(path:)``; ``ExportError/noEnsemble(folder:reason:)``
     ///   when the folder is not a sweep over `model.stream`, or no seed could be fused (with the
     ///   reasons, such as an unfinished stream); ``ExportError/unknownSeed(_:folder:available:)``;
     ///   ``ExportError/noValidationMetrics(folder:candidates:)`` when several ensembles could be
-    ///   chosen and none has validation scores.
-    public static func select(in directory: URL, seed requested: Int? = nil) throws -> EnsembleSelection {
+    ///   chosen and none has validation scores; ``ExportError/unknownTrial(_:folder:available:)``.
+    public static func select(in directory: URL, seed requested: Int? = nil, trialID: String? = nil) throws -> EnsembleSelection {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ExportError.folderNotFound(path: directory.path)
@@ -61,6 +68,32 @@ public struct EnsembleSelection: Sendable {
             throw ExportError.noEnsemble(folder: directory.path, reason: "its sweep has no \(StreamEnsemble.streamPath) axis")
         }
         let ensembles = StreamEnsemble.ensembles(plan: plan, leaderboard: Leaderboard(plan: plan, folder: directory), folder: directory)
+        if ensembles.isEmpty {
+            let streams = plan.sweep.axes.first { $0.path == StreamEnsemble.streamPath }?.values.map { Leaderboard.csvText(ofJSON: $0) } ?? []
+            throw ExportError.noEnsemble(
+                folder: directory.path,
+                reason: streams.count < 2
+                    ? "its sweep trains one stream (\(streams.joined(separator: ", "))); an ensemble needs two or more"
+                    : "no two streams of one configuration have finished")
+        }
+        if let trialID {
+            let id = trialID.hasPrefix("trials/") ? String(trialID.dropFirst("trials/".count)) : trialID
+            for (index, ensemble) in ensembles.enumerated() {
+                guard let outcome = ensemble.members.values.flatMap({ $0 }).first(where: { $0.id == id }) else { continue }
+                guard let seed = ensemble.seeds.first(where: { $0.seed == outcome.seed }) else {
+                    throw ExportError.noEnsemble(
+                        folder: directory.path,
+                        reason: "trial \(trialID)'s seed \(outcome.seed) could not be fused: "
+                            + (ensemble.skipped.first { $0.hasPrefix("seed \(outcome.seed):") } ?? "not every stream has it"))
+                }
+                return try selection(
+                    ensembles: ensembles, chosenIndex: index, seed: seed, directory: directory,
+                    rule: "\(description(of: ensemble)), the ensemble and seed of trial \(trialID) named with --trial")
+            }
+            throw ExportError.unknownTrial(
+                trialID, folder: directory.path,
+                available: ensembles.flatMap { $0.members.values.flatMap { $0 }.map { "trials/\($0.id)" } }.sorted())
+        }
         let fused = ensembles.indices.filter { !ensembles[$0].seeds.isEmpty }
         guard !fused.isEmpty else {
             let reasons = ensembles.flatMap(\.skipped)
@@ -87,8 +120,8 @@ public struct EnsembleSelection: Sendable {
             throw ExportError.noValidationMetrics(
                 folder: directory.path,
                 candidates: fused.map { index in
-                    let values = ensembles[index].values.map { "\($0.path)=\($0.value)" }.joined(separator: ", ")
-                    return "ensemble \(ensembles[index].streamsText)" + (values.isEmpty ? "" : " [\(values)]")
+                    let trials = ensembles[index].members.values.flatMap { $0 }.map { "trials/\($0.id)" }.sorted()
+                    return description(of: ensembles[index]) + " (member trials \(trials.joined(separator: ", ")))"
                 })
         }
         let ensemble = ensembles[chosenIndex]
@@ -103,12 +136,14 @@ public struct EnsembleSelection: Sendable {
             if lossA != lossB { return lossA < lossB }
             return a.seed < b.seed
         }
-        let values = ensemble.values.map { "\($0.path)=\($0.value)" }.joined(separator: ", ")
-        let group = "ensemble \(ensemble.streamsText) (weights \(ensemble.weightsText))" + (values.isEmpty ? "" : " [\(values)]")
+        let group = description(of: ensemble)
         let chosenSeed: StreamEnsemble.Seed
         let rule: String
         if let requested {
             guard let named = ensemble.seeds.first(where: { $0.seed == requested }) else {
+                if let reason = ensemble.skipped.first(where: { $0.hasPrefix("seed \(requested):") }) {
+                    throw ExportError.noEnsemble(folder: directory.path, reason: "--seed \(requested) could not be fused: \(reason)")
+                }
                 throw ExportError.unknownSeed(requested, folder: directory.path, available: ensemble.seeds.map(\.seed).sorted())
             }
             chosenSeed = named
@@ -122,15 +157,28 @@ public struct EnsembleSelection: Sendable {
             chosenSeed = ensemble.seeds.min { $0.seed < $1.seed } ?? seeds[0]
             rule = "\(group): the sweep's only ensemble; it has no validation split, so its lowest fused seed"
         }
+        return try selection(ensembles: ensembles, chosenIndex: chosenIndex, seed: chosenSeed, directory: directory, rule: rule)
+    }
+
+    /// `ensemble j+b (weights 2:2) [model.dropout=0]`.
+    private static func description(of ensemble: StreamEnsemble) -> String {
+        let values = ensemble.values.map { "\($0.path)=\($0.value)" }.joined(separator: ", ")
+        return "ensemble \(ensemble.streamsText) (weights \(ensemble.weightsText))" + (values.isEmpty ? "" : " [\(values)]")
+    }
+
+    /// The selection of `seed` of `ensembles[chosenIndex]`, with its members' trial folders.
+    private static func selection(
+        ensembles: [StreamEnsemble], chosenIndex: Int, seed: StreamEnsemble.Seed, directory: URL, rule: String
+    ) throws -> EnsembleSelection {
+        let ensemble = ensembles[chosenIndex]
         let members = try ensemble.streams.map { stream, weight -> Member in
-            guard let outcome = ensemble.members[stream]?.first(where: { $0.seed == chosenSeed.seed }) else {
+            guard let outcome = ensemble.members[stream]?.first(where: { $0.seed == seed.seed }) else {
                 throw ExportError.noEnsemble(
-                    folder: directory.path, reason: "the \(stream.rawValue) trial of seed \(chosenSeed.seed) is missing")
+                    folder: directory.path, reason: "the \(stream.rawValue) trial of seed \(seed.seed) is missing")
             }
             let folder = TrialFolder(url: directory.appendingPathComponent("trials/\(outcome.id)"), id: "trials/\(outcome.id)")
             return Member(stream: stream, weight: weight, folder: folder)
         }
-        return EnsembleSelection(
-            ensembles: ensembles, chosenIndex: chosenIndex, seed: chosenSeed, members: members, rule: rule)
+        return EnsembleSelection(ensembles: ensembles, chosenIndex: chosenIndex, seed: seed, members: members, rule: rule)
     }
 }

@@ -27,6 +27,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case noEnsemble(folder: String, reason: String)
     /// `--seed` names a seed the ensemble did not fuse.
     case unknownSeed(Int, folder: String, available: [Int])
+    /// The export folder is a run's own folder or holds another export.
+    case unsuitableOutput(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -55,6 +57,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
             return "\(folder): no stream ensemble to export: \(reason)"
         case let .unknownSeed(seed, folder, available):
             return "\(folder): the ensemble has no fused seed \(seed); fused seeds: \(available.map(String.init).joined(separator: ", "))"
+        case let .unsuitableOutput(path, reason):
+            return "\(path): cannot export here: \(reason)"
         }
     }
 }

@@ -40,10 +40,12 @@ struct ModelCardSections {
         for record in artifacts.provenance.data {
             table.append([record.role, "`\(record.path)`", "`\(record.sha256)`", "\(record.sequences)"])
         }
-        let validation = configuration.dataset.validation.strategy.rawValue
+        let validation = configuration.dataset.validation.strategy
         return "## Data\n\n" + table.markdown
-            + "\nValidation split: `\(validation)`. The training recordings above include those set aside for validation "
-            + "when the split is carved from them.\n"
+            + (validation == .none
+                ? "\nValidation split: `none`: every training recording above was trained on.\n"
+                : "\nValidation split: `\(validation.rawValue)`. The training recordings above include those set aside for validation "
+                    + "when the split is carved from them.\n")
     }
 
     /// `## Intended use and limitations`.

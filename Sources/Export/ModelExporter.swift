@@ -43,7 +43,8 @@ public struct ModelExporter {
     ///   - output: The export folder; created if needed, files in it are replaced.
     /// - Returns: The selection and the files written.
     /// - Throws: ``ExportError`` for missing, unreadable or inconsistent trial files;
-    ///   `ModelExportError`, `ModelExportError` or `SafetensorsError` if the model cannot be translated;
+    ///   ``ExportError/unsuitableOutput(path:reason:)`` when `output` is a run's folder or holds a
+    ///   stream-ensemble export; `ModelExportError` or `SafetensorsError` if the model cannot be translated;
     ///   `AtomicFileError` if a file cannot be written.
     public func export(from directory: URL, trialID: String? = nil, to output: URL) throws -> Result {
         let selection = try TrialSelection.select(in: directory, trialID: trialID)
@@ -51,11 +52,7 @@ public struct ModelExporter {
         let model = try artifacts.makeModel()
         let metadata = Self.metadata(of: artifacts, selection: selection)
 
-        do {
-            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        } catch {
-            throw AtomicFileError(path: output.path, operation: "create folder", reason: error.localizedDescription)
-        }
+        try ExportDestination.prepare(output, for: .singleModel)
         var written: [(url: URL, sha256: String)] = []
         for format in formats.sorted() {
             let url = output.appendingPathComponent(format.fileName)
@@ -107,6 +104,7 @@ public struct ModelExporter {
             ("frame_rate", NumberFormat.exact(configuration.windows.frameRate)),
             ("window_size", "\(configuration.windows.size)"),
             ("action_duration", NumberFormat.exact(configuration.windows.actionDuration)),
+            ("sampling", configuration.windows.sampling.rawValue),
             ("layout", layout.name),
             ("joints", jsonArray(layout.joints)),
             ("channels", jsonArray(layout.channels)),

@@ -122,7 +122,7 @@ public struct Leaderboard: Sendable {
 
     /// A swept value's canonical JSON text as a CSV field: a string without its JSON quotes
     /// (`full`, which CSV readers such as pandas then read as the string), anything else as is.
-    static func csvText(ofJSON json: String) -> String {
+    package static func csvText(ofJSON json: String) -> String {
         guard json.hasPrefix("\""), let data = json.data(using: .utf8),
               let text = try? JSONDecoder().decode(String.self, from: data) else { return json }
         return text

@@ -100,6 +100,10 @@ extension SweepConfiguration {
                         if streams.read(stream.rawValue, into: &weight, { $0.double(.nonNegative) }) == .invalid { valid = false }
                         result[stream] = weight
                     }
+                    if valid && result.values.allSatisfy({ $0 == 0 }) {
+                        weights.report("every stream's weight is 0: fused probabilities would be 0 / 0; give at least one stream a weight above 0")
+                        return nil
+                    }
                     return valid ? result : nil
                 }
             }

@@ -11,7 +11,8 @@ enum ExportCommand: Subcommand {
     static let output = CommandOption.text(
         "output", valueName: "OUTDIR", help: "the folder to write the exported model into", isRequired: true)
     static let trial = CommandOption.text(
-        "trial", valueName: "ID", help: "export this trial of the sweep folder instead of the best one")
+        "trial", valueName: "ID",
+        help: "export this trial of the sweep folder instead of the best one (with --ensemble: the ensemble and seed of this member trial)")
     static let format = CommandOption.commaList(
         "format", valueName: ExportFormat.allCases.map(\.rawValue).joined(separator: ","),
         help: "the formats to write, comma-separated (default: "
@@ -40,10 +41,17 @@ enum ExportCommand: Subcommand {
             let directory = URL(fileURLWithPath: try parsed.value(of: report), isDirectory: true)
             let output = URL(fileURLWithPath: try parsed.required(output), isDirectory: true)
             if parsed.isSet(ensemble) {
-                for option in [trial, format] as [any DeclaredOption] where parsed.isGiven(option) {
-                    throw UsageError("--\(option.declaration.name) does not go with --ensemble (an ensemble is exported as ONNX, with each member's weights.h5)")
+                if parsed.isGiven(format) {
+                    throw UsageError("--format does not go with --ensemble (an ensemble is exported as ONNX, with each member's weights.h5)")
                 }
-                let result = try EnsembleExporter().export(from: directory, seed: parsed.value(of: seed), to: output)
+                if parsed.isGiven(trial) && parsed.isGiven(seed) {
+                    throw UsageError("--trial and --seed both choose the seed: give one")
+                }
+                let result = try EnsembleExporter().export(
+                    from: directory, seed: parsed.value(of: seed), trialID: parsed.value(of: trial), to: output)
+                for skipped in result.selection.skipped {
+                    Console.progress("warning: not fused, so not a candidate: \(skipped)")
+                }
                 Console.progress("exported \(result.selection.members.map(\.folder.id).joined(separator: ", ")) "
                     + "(\(result.selection.rule)): " + result.files.map { $0.path.replacingOccurrences(of: output.path + "/", with: "") }.joined(separator: ", "))
                 print(output.path)

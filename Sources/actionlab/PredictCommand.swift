@@ -11,7 +11,8 @@ import Video
 /// Prints the output folder; with `--json`, one JSON line per prediction on standard output.
 enum PredictCommand: Subcommand {
     static let model = PositionalArgument(
-        "MODEL", help: "an export folder (actionlab export), a trial folder, or a sweep folder (its best trial, by export's rule)")
+        "MODEL", help: "an export folder (actionlab export, or export --ensemble: the streams run fused), a trial folder, or a sweep "
+            + "folder (its best trial, by export's rule)")
     static let live = CommandOption.text(
         "live", valueName: "URL",
         help: "predict on a live stream FFmpeg opens (udp://, rtp://, http://, a named pipe, a V4L2 camera such as "

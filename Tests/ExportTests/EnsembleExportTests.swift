@@ -45,8 +45,45 @@ import Training
         for (first, second) in zip(result.files, again.files) {
             #expect(try Data(contentsOf: first) == Data(contentsOf: second), "\(first.lastPathComponent) differs between exports")
         }
-        #expect(try EnsembleExporter().export(from: folder, seed: 2, to: scratch.file("seed2")).selection.members
-            .allSatisfy { $0.folder.id.hasPrefix("trials/") } )
+        let seed2 = try EnsembleExporter().export(from: folder, seed: 2, to: scratch.file("seed2")).selection
+        #expect(seed2.seed.seed == 2 && seed2.rule.hasSuffix("seed named with --seed 2"))
+        // --trial names a member trial: its ensemble and seed.
+        let boneOfSeed2 = try #require(seed2.members.first { $0.stream == .bone }).folder.id
+        let byTrial = try EnsembleExporter().export(from: folder, trialID: boneOfSeed2, to: scratch.file("by-trial")).selection
+        #expect(byTrial.seed.seed == 2 && byTrial.members.map(\.folder.id) == seed2.members.map(\.folder.id))
+        #expect(byTrial.rule.contains("the ensemble and seed of trial \(boneOfSeed2) named with --trial"))
+
+        // The export folder always describes one model: no single model over an ensemble, no
+        // ensemble over a single model or into a run's own folders.
+        #expect { try ModelExporter().export(from: folder, to: output) } throws: {
+            "\($0)".contains("cannot export here: it holds a stream-ensemble export (ensemble.json, members)")
+        }
+        let single = scratch.file("single")
+        _ = try ModelExporter(formats: [.onnx, .h5]).export(from: folder, trialID: boneOfSeed2, to: single)
+        #expect { try EnsembleExporter().export(from: folder, to: single) } throws: {
+            "\($0)".contains("cannot export here: it holds a single-model export (weights.h5, config.json)")
+        }
+        #expect { try EnsembleExporter().export(from: folder, to: folder) } throws: {
+            "\($0)".contains("it is a sweep or trial folder of actionlab run")
+        }
+        #expect { try EnsembleExporter().export(from: folder, to: folder.appendingPathComponent(boneOfSeed2)) } throws: {
+            "\($0)".contains("it is a sweep or trial folder of actionlab run")
+        }
+
+        // A damaged scores file takes its seed out of the candidates, and the card and selection say so.
+        let damaged = scratch.file("damaged")
+        try FileManager.default.copyItem(at: folder, to: damaged)
+        let boneOfSeed1 = try #require(result.selection.members.first { $0.stream == .bone }).folder.id
+        try Data("recording,window,label_index,label\n".utf8)
+            .write(to: damaged.appendingPathComponent("\(boneOfSeed1)/scores/test.csv"))
+        let partial = try EnsembleExporter().export(from: damaged, to: scratch.file("partial"))
+        #expect(partial.selection.seed.seed == 2)
+        #expect(partial.selection.skipped.count == 1 && partial.selection.skipped[0].hasPrefix("seed 1: "), "\(partial.selection.skipped)")
+        let partialCard = try String(contentsOf: scratch.file("partial").appendingPathComponent("model-card.md"), encoding: .utf8)
+        #expect(partialCard.contains("could not be fused, and so were not candidates") && partialCard.contains("- seed 1: "))
+        #expect { try EnsembleExporter().export(from: damaged, seed: 1, to: scratch.file("partial-1")) } throws: {
+            "\($0)".contains("--seed 1 could not be fused: seed 1: ")
+        }
 
         // ActionLab's fused probabilities on the real test windows: each member's Evaluator output,
         // weighted 2:2:1:1; their accuracy is the sweep's own ensemble accuracy.
@@ -155,5 +192,14 @@ import Training
             "\(error)".contains("no stream ensemble to export: not a sweep folder")
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.file("out").path))
+    }
+
+    /// A sweep over one stream has nothing to fuse, and says so rather than "not finished".
+    @Test func aSweepOfOneStreamHasNoEnsembleAndSaysWhy() throws {
+        let scratch = try TemporaryDirectory()
+        let folder = try RealDataSweeps.utdMHADStreams(in: scratch.url, streams: ["bone"]).folder
+        #expect { try EnsembleExporter().export(from: folder, to: scratch.file("out")) } throws: {
+            "\($0)".contains("its sweep trains one stream (bone); an ensemble needs two or more")
+        }
     }
 }

@@ -76,5 +76,12 @@ import Training
         edited.members[1].folder = "../elsewhere"
         try JSONEncoder().encode(edited).write(to: description)
         #expect { try PredictionModel(folder: export) } throws: { "\($0)".contains("lies outside the export folder") }
+        // A member file changed after the export is caught by its recorded SHA-256.
+        try original.write(to: description)
+        let weights = export.appendingPathComponent("members/bone/weights.h5")
+        try FileManager.default.copyItem(at: export.appendingPathComponent("members/joint/weights.h5"), to: scratch.file("joint.h5"))
+        try FileManager.default.removeItem(at: weights)
+        try FileManager.default.copyItem(at: scratch.file("joint.h5"), to: weights)
+        #expect { try PredictionModel(folder: export) } throws: { "\($0)".contains("the file changed after the export") }
     }
 }

@@ -37,13 +37,23 @@ public enum RealDataSweeps {
     /// `experiments/utd-mhad-streams.json5` on the real UTD-MHAD skeletons, made small: the
     /// `tcn` family (channels [16, 16], kernel sizes [5, 3]) on its four streams, seeds 1 and 2,
     /// 4 epochs; about 10 s in release. For the suites that export or predict with a stream
-    /// ensemble (accuracy is not their point), with `adjust` applied after these changes.
+    /// ensemble (accuracy is not their point), with `streams` in place of the grid's four when
+    /// given and `adjust` applied after these changes.
     ///
     /// - Throws: `TestData`'s error naming `scripts/setup` when the skeletons are absent, and
     ///   the sweep's errors.
-    public static func utdMHADStreams(in scratch: URL, adjust: (inout ExperimentConfiguration) -> Void = { _ in }) throws -> FinishedSweep {
+    public static func utdMHADStreams(
+        in scratch: URL, streams: [String]? = nil, adjust: (inout ExperimentConfiguration) -> Void = { _ in }
+    ) throws -> FinishedSweep {
         _ = try TestData.utdMHADSkeletonFolder()
-        let manifest = TestData.packageRoot.appendingPathComponent("experiments/utd-mhad-streams.json5")
+        var manifest = TestData.packageRoot.appendingPathComponent("experiments/utd-mhad-streams.json5")
+        if let streams {
+            // The committed manifest with another list of streams on its grid.
+            let text = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(
+                of: #"["joint", "bone", "jointMotion", "boneMotion"]"#, with: "[" + streams.map { "\"\($0)\"" }.joined(separator: ", ") + "]")
+            manifest = scratch.appendingPathComponent("utd-mhad-streams.json5")
+            try text.write(to: manifest, atomically: true, encoding: .utf8)
+        }
         let plan = try SweepPlan.load(contentsOf: manifest, baseDirectory: TestData.packageRoot).adjusting {
             $0.features.cache = scratch.appendingPathComponent("cache")
             $0.output.directory = scratch.appendingPathComponent("reports")

@@ -55,6 +55,8 @@ import Testing
         ("launcher: { sbatchArguments: [\"account=lab\"] },", "launcher.sbatchArguments[0]: expected one sbatch option"),
         ("launcher: \"slurm\",", "launcher"),
         ("sweep: { grid: { \"launcher.partition\": [\"a\", \"b\"] } },", "cannot sweep 'launcher.partition'"),
+        ("sweep: { grid: { \"model.stream\": [\"joint\", \"bone\"] }, ensembleWeights: { joint: 0, bone: 0, jointMotion: 0, boneMotion: 0 } },",
+         "sweep.ensembleWeights: every stream's weight is 0"),
     ])
     func badValuesAreReportedAtTheirPath(section: String, message: String) throws {
         let error = #expect(throws: ManifestError.self) { try Self.parse(try Self.manifest(launcher: section)) }

@@ -1,4 +1,5 @@
 import Export
+import FeatureCache
 import Foundation
 import Manifest
 import NeuralNetwork
@@ -62,7 +63,23 @@ public struct PredictionModel {
             guard memberFolder.standardizedFileURL.path.hasPrefix(folder.standardizedFileURL.path + "/") else {
                 throw ExportError.inconsistentTrial(path: file.path, reason: "member folder '\(member.folder)' lies outside the export folder")
             }
+            for (name, expected) in [(ModelExporter.configurationName, member.configurationSHA256), ("weights.h5", member.weightsSHA256)] {
+                let url = memberFolder.appendingPathComponent(name)
+                guard FileManager.default.fileExists(atPath: url.path) else {
+                    throw ExportError.missingFile(path: url.path, purpose: "member '\(member.stream)' of \(file.lastPathComponent)")
+                }
+                let actual = try ContentHash.sha256(ofFileAt: url).description
+                guard actual == expected else {
+                    throw ExportError.inconsistentTrial(
+                        path: url.path, reason: "its SHA-256 is \(actual), not the \(expected) that \(file.lastPathComponent) records: "
+                            + "the file changed after the export")
+                }
+            }
             let trained = try TrainedModel(folder: memberFolder)
+            guard trained.labels == description.labels else {
+                throw ExportError.inconsistentTrial(
+                    path: memberFolder.path, reason: "its labels differ from those \(file.lastPathComponent) lists")
+            }
             if let first, trained.labels != first.labels || trained.configuration.windows != first.configuration.windows
                 || trained.configuration.features.layout != first.configuration.features.layout {
                 throw ExportError.inconsistentTrial(
