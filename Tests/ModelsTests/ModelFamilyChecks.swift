@@ -124,15 +124,43 @@ import Testing
         }
     }
 
-    private func expectONNXMatches(_ model: any Classifier, _ family: RegisteredModelFamily, _ layout: SkeletonLayout) throws {
+    /// The same on real windows: three UTD-MHAD Kinect v1 recordings of different actions and
+    /// subjects (every fifth frame from the first, so each window spans 1.2 s of real motion in
+    /// metres), through the in-model normalization, for every family.
+    @Test(arguments: registry.families)
+    func onnxExportMatchesOnnxruntimeOnRealSkeletons(_ family: RegisteredModelFamily) throws {
+        let folder = try TestData.utdMHADSkeletonFolder()
+        let importer = MATFileImporter(variable: "d_skel", axes: [.joint, .channel, .time])
+        let layout = SkeletonLayout.kinectV1
+        let (c, j, frames) = (layout.channelCount, layout.jointCount, Self.frames)
+        var input = Tensor(zeros: [Self.batch, c * j, frames])
+        for (n, name) in ["a1_s2_t1", "a12_s4_t2", "a27_s6_t3"].prefix(Self.batch).enumerated() {
+            let url = folder.appendingPathComponent("\(name)_skeleton.mat")
+            let sequence = try #require(try importer.importSequences(from: url, layout: layout, frameRate: 30, label: name).first?.sequence)
+            try #require(sequence.frameCount >= 5 * (frames - 1) + 1, "\(name) has \(sequence.frameCount) frames")
+            for t in 0..<frames {
+                for feature in 0..<(c * j) {
+                    input.values[(n * c * j + feature) * frames + t] = sequence.keypoints[5 * t * c * j + feature]
+                }
+            }
+        }
+        try expectONNXMatches(Self.model(Self.configuration(family, normalizeInput: true), seed: 7, layout: layout), family, layout, input: input)
+    }
+
+    /// Exports `model` and compares onnxruntime's probabilities with ActionLab's on `input`
+    /// (`[batch, C·J, frames]`; by default ``input(seed:layout:)``, for a 3-D skeleton with an
+    /// undetected hip and a padded frame).
+    private func expectONNXMatches(
+        _ model: any Classifier, _ family: RegisteredModelFamily, _ layout: SkeletonLayout, input given: Tensor? = nil
+    ) throws {
         let exportable = try #require(model as? any ONNXExportable, "\(family.name) has no ONNX translation")
         let (channels, joints, frames) = (layout.channelCount, layout.jointCount, Self.frames)
         let window = KeypointWindowShape(windowSize: frames, channelCount: channels, jointCount: joints)
         let onnx = try ONNXClassifierExporter(producerVersion: "test").model(
             of: exportable, window: window, graphName: family.name, metadata: [("labels", "a,b,c")])
 
-        var input = Self.input(seed: 8, layout: layout)
-        if layout.isSkeleton3D {
+        var input = given ?? Self.input(seed: 8, layout: layout)
+        if given == nil, layout.isSkeleton3D {
             // Window 1: the hip undetected in the first frame, the last frame padded.
             let (c, j) = (layout.channelCount, layout.jointCount)
             let hip = try #require(layout.joints.firstIndex(of: "hipCenter"))
