@@ -7,16 +7,7 @@ import Testing
 /// `scripts/setup` fetches, with MediaPipe's library and model.
 @Suite(.serialized) struct VideoDatasetTests {
     static func ffmpeg(_ arguments: [String]) throws {
-        if let output = arguments.last {
-            try FileManager.default.createDirectory(
-                at: URL(fileURLWithPath: output).deletingLastPathComponent(), withIntermediateDirectories: true)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "ffmpeg \(arguments.joined(separator: " ")) failed (run scripts/setup)")
+        try FFmpegTool.run(arguments)
     }
 
     /// A 2-s clip panning over messi5.jpg (the person moves), starting at `phase` seconds.
