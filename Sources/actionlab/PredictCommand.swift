@@ -2,6 +2,7 @@ import Dataset
 import FeatureCache
 import Foundation
 import Manifest
+import Pose
 import Prediction
 import Reports
 import Video
@@ -115,8 +116,10 @@ enum PredictCommand: Subcommand {
                 }
             }
             Console.progress("model: \(predictionModel.origin); \(resolved.count) input\(resolved.count == 1 ? "" : "s")")
+            // Poses extracted from video are Vision-18; another model fails each video by itself below.
+            let readsVideo = predictionModel.layout.name == SkeletonLayout.vision18.name
             let extractionFailures = extractVideos(
-                of: resolved, configuration: configuration, cache: featureCache,
+                of: readsVideo ? resolved : [], configuration: configuration, cache: featureCache,
                 workers: try parsed.value(of: workers) ?? configuration.features.extractionWorkers)
             var analyses: [StreamAnalysis] = []
             var usedNames: Set<String> = []
