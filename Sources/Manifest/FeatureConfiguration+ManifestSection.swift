@@ -21,6 +21,11 @@ extension FeatureConfiguration: ManifestSection {
             .path("cache", \.cache, default: defaultCachePath, "feature cache folder"),
             .section("pose", \.pose, "MediaPipe's pose landmarker for video sources; every value is part of the cache key",
                      reading: PoseEstimationConfiguration.init(readingSettingsOf:)),
+            Setting("workers", \.workers, .optional(.integer(.atLeast(1))),
+                    "videos extracted at once (one pose landmarker each) and keypoint files imported at once; not part of the "
+                        + "cache key or trial id, as results are identical for every value; `extract`, `run` and `predict` "
+                        + "take `--workers N` over it")
+                .defaultText("the number of cores"),
         ]
     }
 

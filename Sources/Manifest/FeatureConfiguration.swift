@@ -15,12 +15,26 @@ public struct FeatureConfiguration: Sendable, Hashable {
     public var cache: URL
     /// The pose landmarker's settings for video sources.
     public var pose: PoseEstimationConfiguration
+    /// How many videos are extracted at once (each worker with its own landmarker, decoding
+    /// pipelined as for one), and keypoint files imported; nil for the number of cores
+    /// (``extractionWorkers``). Not part of any cache key or trial id: the results are the same
+    /// for every value.
+    public var workers: Int?
 
     /// Creates a feature configuration; the defaults are Create ML's body pose at 30 fps.
-    public init(layout: SkeletonLayout = .vision18, frameRate: Double = 30, cache: URL, pose: PoseEstimationConfiguration = .init()) {
+    public init(
+        layout: SkeletonLayout = .vision18, frameRate: Double = 30, cache: URL, pose: PoseEstimationConfiguration = .init(),
+        workers: Int? = nil
+    ) {
         self.layout = layout
         self.frameRate = frameRate
         self.cache = cache
         self.pose = pose
+        self.workers = workers
+    }
+
+    /// ``workers``, else the cores this process may run on.
+    public var extractionWorkers: Int {
+        workers ?? ProcessInfo.processInfo.activeProcessorCount
     }
 }

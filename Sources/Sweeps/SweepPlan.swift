@@ -156,7 +156,10 @@ public struct SweepPlan: Sendable {
             for seed in cell.training.seeds {
                 var configuration = cell
                 configuration.training.seeds = [seed]
-                let hash = try ContentHash.sha256(of: configuration.resolvedJSON())
+                // features.workers changes how fast videos are extracted, never what: not part of the id.
+                var identity = configuration
+                identity.features.workers = nil
+                let hash = try ContentHash.sha256(of: identity.resolvedJSON())
                 trials.append(Trial(
                     index: trials.count, cell: cellIndex, seed: seed, id: String(hash.hexDigest.prefix(12)),
                     values: values, configuration: configuration))

@@ -9,7 +9,8 @@ public struct Trial: Sendable, Hashable, Codable {
     /// The seed.
     public var seed: Int
     /// The first 12 hex digits of the SHA-256 of the trial's resolved configuration (with
-    /// `training.seeds` = `[seed]`); names the trial's folder, so a resumed sweep recognises
+    /// `training.seeds` = `[seed]`, without `features.workers`, which changes no result); names
+    /// the trial's folder, so a resumed sweep recognises
     /// finished trials by content, not position.
     public var id: String
     /// The swept values of the cell, `path → canonical JSON text`, in grid order.

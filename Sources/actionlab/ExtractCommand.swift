@@ -3,9 +3,9 @@ import FeatureCache
 import Foundation
 import Sweeps
 
-/// `actionlab extract MANIFEST [--shard I/N]`: extracts the poses of every video the manifest
-/// names (all splits and grid cells) into the feature cache, with progress, then prints a
-/// summary; exit status 1 if any video failed (after extracting the others).
+/// `actionlab extract MANIFEST [--shard I/N] [--workers N]`: extracts the poses of every video the
+/// manifest names (all splits and grid cells) into the feature cache, N at a time, with progress,
+/// then prints a summary; exit status 1 if any video failed (after extracting the others).
 ///
 /// `--launcher slurm` submits the extraction as a job array instead (``SlurmLauncher/submitExtraction(manifest:shards:jobFolder:name:)``):
 /// task `k` of `n` runs `extract MANIFEST --shard k/n`.
@@ -15,6 +15,10 @@ enum ExtractCommand: Subcommand {
         "shard", valueName: "I/N",
         help: "extract only shard I of N (0 ≤ I < N): the videos at positions I, I+N, I+2N, … of the manifest's "
             + "video list (manifest order, folders sorted), so N processes, on one machine or many, cover every video once")
+    static let workers = CommandOption.positiveInteger(
+        "workers", valueName: "N",
+        help: "videos extracted at once, each with its own pose landmarker (default features.workers, else the number of "
+            + "cores); the extracted poses are identical whatever N")
     static let shards = CommandOption.positiveInteger(
         "shards", valueName: "N",
         help: "with --launcher slurm: array tasks, each extracting one shard (default: one per video, at most 1000)")
@@ -35,7 +39,7 @@ enum ExtractCommand: Subcommand {
                 + "Submitting again after a failure extracts only what the cache lacks.",
         ],
         arguments: [manifest],
-        options: [shard, SlurmOptions.launcher, shards, output] + SlurmOptions.resources)
+        options: [shard, workers, SlurmOptions.launcher, shards, output] + SlurmOptions.resources)
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         var failed = false
@@ -61,10 +65,12 @@ enum ExtractCommand: Subcommand {
             }
             let all = ManifestVideos(configurations: plan.cells)
             let videos = part.map { all.shard($0.index, of: $0.count) } ?? all
+            let count = try parsed.value(of: workers) ?? plan.base.features.extractionWorkers
             Console.progress("\(videos.videos.count) video\(videos.videos.count == 1 ? "" : "s") to extract into \(cache.directory.path)"
-                + (part.map { " (shard \($0.index)/\($0.count) of \(all.videos.count) videos)" } ?? ""))
+                + (part.map { " (shard \($0.index)/\($0.count) of \(all.videos.count) videos)" } ?? "")
+                + ", \(count) at a time")
             let display = ProgressDisplay()
-            let summary = VideoExtractionRun(videos: videos, cache: cache).run(onEvent: display.handle)
+            let summary = VideoExtractionRun(videos: videos, cache: cache, workers: count).run(onEvent: display.handle)
             print("videos: \(videos.videos.count), cache hits: \(summary.cacheHits), new extractions: \(summary.extracted) "
                 + "(\(summary.framesExtracted) frames), failures: \(summary.failures.count)")
             for failure in summary.failures { Console.error("failed: \(failure)") }

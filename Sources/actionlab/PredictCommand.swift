@@ -1,5 +1,8 @@
+import Dataset
 import FeatureCache
 import Foundation
+import Manifest
+import Pose
 import Prediction
 import Reports
 import Video
@@ -45,6 +48,10 @@ enum PredictCommand: Subcommand {
         help: "for a model trained with uniform sampling (one recording per window): the seconds one window covers")
     static let cache = CommandOption.text(
         "cache", valueName: "DIR", help: "the feature cache inputs are read through (default: the model's features.cache)")
+    static let workers = CommandOption.positiveInteger(
+        "workers", valueName: "N",
+        help: "video inputs whose poses are extracted at once before predicting, each with its own pose landmarker "
+            + "(default the model's features.workers, else the number of cores); the poses are identical whatever N")
     static let json = CommandOption.flag("json", help: "print one JSON line per prediction on standard output, then the output folder")
 
     static let specification = CommandSpecification(
@@ -61,7 +68,7 @@ enum PredictCommand: Subcommand {
                 + "repetitions are counted inside each segment from the periodicity of the pose itself.",
         ],
         arguments: [model, inputs],
-        options: [output, stride, threshold, minimumPose, smoothing, hold, refractory, windowDuration, cache, json, live, inputFormat])
+        options: [output, stride, threshold, minimumPose, smoothing, hold, refractory, windowDuration, cache, workers, json, live, inputFormat])
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         var failures = 0
@@ -110,9 +117,19 @@ enum PredictCommand: Subcommand {
                 }
             }
             Console.progress("model: \(predictionModel.origin); \(resolved.count) input\(resolved.count == 1 ? "" : "s")")
+            // Poses extracted from video are Vision-18; another model fails each video by itself below.
+            let readsVideo = predictionModel.layout.name == SkeletonLayout.vision18.name
+            let extractionFailures = extractVideos(
+                of: readsVideo ? resolved : [], configuration: configuration, cache: featureCache,
+                workers: try parsed.value(of: workers) ?? configuration.features.extractionWorkers)
             var analyses: [StreamAnalysis] = []
             var usedNames: Set<String> = []
             for input in resolved {
+                if let message = extractionFailures[input.file.path] {
+                    Console.error("failed: \(input.origin): \(message)")
+                    failed.append("\(input.origin): \(message)")
+                    continue
+                }
                 do {
                     for var stream in try run.predict(input) {
                         var name = stream.name
@@ -142,6 +159,28 @@ enum PredictCommand: Subcommand {
             print(outputFolder.path)
         }
         return status == 0 && failures > 0 ? 1 : status
+    }
+
+    /// Extracts the poses of the video inputs into `cache`, `workers` videos at once, with
+    /// progress, so that predicting then reads them from the cache; nothing is done for fewer
+    /// than two videos or one worker (each is then extracted as it is predicted).
+    /// - Returns: The message of each video that failed, by path.
+    static func extractVideos(
+        of inputs: [PredictionInput], configuration: ExperimentConfiguration, cache: FeatureCache, workers: Int
+    ) -> [String: String] {
+        var seen = Set<String>()
+        let videos = inputs.filter { $0.source.format.decodesVideo && seen.insert($0.file.path).inserted }.map {
+            ManifestVideos.Video(file: $0.file, frameRate: $0.source.frameRate, pose: configuration.features.pose)
+        }
+        guard videos.count > 1, workers > 1 else { return [:] }
+        Console.progress("extracting the poses of \(videos.count) videos, \(min(workers, videos.count)) at a time")
+        let summary = VideoExtractionRun(videos: ManifestVideos(videos: videos), cache: cache, workers: workers)
+            .run(onEvent: ProgressDisplay().handle)
+        var failures: [String: String] = [:]
+        for (video, outcome) in zip(videos, summary.outcomes) {
+            if case let .failed(message) = outcome { failures[video.file.path] = message }
+        }
+        return failures
     }
 
     /// `--live URL`: predictions printed as they are made, then the statistics.

@@ -2,37 +2,42 @@ import Dataset
 import Foundation
 
 /// Shows `actionlab extract`'s progress on standard error: a bar redrawn in place on a terminal
-/// (videos done / total, frames per second, estimated time left), one plain line per video
-/// otherwise (logs, CI).
+/// (videos done / total, frames per second, estimated time left, the videos in flight), one
+/// plain line per finished video otherwise (logs, CI).
+///
+/// With several workers, videos finish out of order: each line names the video's position in
+/// the list (`[3/8]`) and its path, and is written whole, so lines never mix.
 final class ProgressDisplay {
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private let started = Date()
     private var lastDraw = Date.distantPast
-    private var extractedSeconds = 0.0
-    private var extractedVideos = 0
+    private var total = 0
+    private var done = 0
+    /// Frames estimated by finished extractions.
     private var framesDone = 0
-    private var framesOfCurrent = 0
-    private var currentStarted = Date()
-    private var current = (index: 0, count: 0, name: "")
+    /// Videos extracted (not cache hits); the time left is estimated once there is one.
+    private var extractedVideos = 0
+    /// Videos in flight: their names and frames estimated so far, by index.
+    private var inFlight: [Int: (name: String, frames: Int)] = [:]
 
     /// Renders one event of the run.
     func handle(_ event: VideoExtractionRun.Event) {
         switch event {
         case let .started(index, count, file):
-            current = (index, count, file.lastPathComponent)
-            framesOfCurrent = 0
-            currentStarted = Date()
+            total = count
+            inFlight[index] = (file.lastPathComponent, 0)
             draw(force: true)
-        case let .frames(count):
-            framesOfCurrent = count
+        case let .frames(index, frames):
+            inFlight[index]?.frames = frames
             draw(force: false)
         case let .finished(index, count, file, outcome):
+            inFlight[index] = nil
+            done += 1
             let prefix = "[\(index + 1)/\(count)] \(file.path): "
             switch outcome {
             case let .cacheHit(frames):
                 if !isTerminal { Console.progress(prefix + "in the cache (\(frames) frames)") }
             case let .extracted(frames, seconds):
-                extractedSeconds += seconds
                 extractedVideos += 1
                 framesDone += frames
                 if !isTerminal {
@@ -43,30 +48,30 @@ final class ProgressDisplay {
                 clearLine()
                 Console.progress("FAILED " + prefix + message)
             }
-            framesOfCurrent = 0
-            if index + 1 == count { clearLine() } else { draw(force: true) }
+            if done == count { clearLine() } else { draw(force: true) }
         }
     }
 
-    /// Frames per second over everything extracted so far, including the current video.
+    /// Frames per second of the whole run so far (all workers together), in-flight videos included.
     private var framesPerSecond: Double {
-        let seconds = extractedSeconds + Date().timeIntervalSince(currentStarted)
-        return seconds > 0 ? Double(framesDone + framesOfCurrent) / seconds : 0
+        let seconds = Date().timeIntervalSince(started)
+        let frames = framesDone + inFlight.values.reduce(0) { $0 + $1.frames }
+        return seconds > 0 ? Double(frames) / seconds : 0
     }
 
     private func draw(force: Bool) {
         guard isTerminal, force || Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = Date()
-        let done = current.index
         let width = 24
-        let filled = current.count == 0 ? 0 : width * done / current.count
+        let filled = total == 0 ? 0 : width * done / total
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         var eta = "ETA --:--"
         if extractedVideos > 0 {
-            let remaining = Double(current.count - done) * extractedSeconds / Double(extractedVideos)
+            let remaining = Double(total - done) * Date().timeIntervalSince(started) / Double(done)
             eta = String(format: "ETA %d:%02d", Int(remaining) / 60, Int(remaining) % 60)
         }
-        let line = "[\(bar)] \(done)/\(current.count) videos  \(String(format: "%.1f", framesPerSecond)) frames/s  \(eta)  \(current.name)"
+        let names = inFlight.keys.sorted().compactMap { inFlight[$0]?.name }.joined(separator: ", ")
+        let line = "[\(bar)] \(done)/\(total) videos  \(String(format: "%.1f", framesPerSecond)) frames/s  \(eta)  \(names)"
         FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Sweeps
 
-/// `actionlab run MANIFEST [--output DIR] [--jobs N] [--threads N] [--prepare]` and
-/// `actionlab run SWEEP_DIR [--jobs N]`: runs every trial (a manifest without a sweep has one per
+/// `actionlab run MANIFEST [--output DIR] [--jobs N] [--threads N] [--workers N] [--prepare]` and
+/// `actionlab run SWEEP_DIR [--jobs N] [--workers N]`: runs every trial (a manifest without a sweep has one per
 /// seed), resuming a folder that holds the same sweep, and prints the sweep folder on standard
 /// output when done.
 ///
@@ -26,6 +26,10 @@ enum RunCommand: Subcommand {
             + "bit-identical results for a given N, while another N rounds sums differently, which training "
             + "amplifies: metrics agree statistically, weights do not. N is part of each trial's configuration "
             + "and id, so it goes with a manifest only: a sweep folder resumes with its own")
+    static let workers = CommandOption.positiveInteger(
+        "workers", valueName: "N",
+        help: "videos extracted at once while the data are loaded, each with its own pose landmarker (default "
+            + "features.workers, else the number of cores); the extracted poses, trial ids and results are identical whatever N")
     static let prepare = CommandOption.flag(
         "prepare", help: "create the sweep folder and cache the data, run no trial (then `actionlab trial` runs "
             + "the trials, for example as cluster array tasks)")
@@ -43,7 +47,7 @@ enum RunCommand: Subcommand {
             + "print the sweep folder; given a sweep folder, resume it: finished trials are kept. Ctrl-C or killing "
             + "`run` also ends its workers",
         arguments: [target],
-        options: [output, jobs, threads, prepare, reportsOnly, SlurmOptions.launcher] + SlurmOptions.resources + [trialsPerTask])
+        options: [output, jobs, threads, workers, prepare, reportsOnly, SlurmOptions.launcher] + SlurmOptions.resources + [trialsPerTask])
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
         Console.exitStatus(specification) {
@@ -89,6 +93,9 @@ enum RunCommand: Subcommand {
                     ?? SweepRunner.resuming(target, log: log)
                 if let threads {
                     runner.plan = try runner.plan.adjusting { $0.training.threads = threads }
+                }
+                if let workers = try parsed.value(of: Self.workers) {
+                    runner.plan = try runner.plan.adjusting { $0.features.workers = workers }
                 }
                 return runner
             }

@@ -12,7 +12,7 @@ import Testing
         ("validate", ["--data"]),
         ("run", [
             "--cpus-per-task", "--jobs", "--launcher", "--max-parallel", "--mem", "--output", "--partition", "--prepare",
-            "--reports-only", "--sbatch-arg", "--threads", "--time", "--trials-per-task",
+            "--reports-only", "--sbatch-arg", "--threads", "--time", "--trials-per-task", "--workers",
         ]),
         ("trial", []),
         ("status", []),
@@ -22,11 +22,11 @@ import Testing
         ("export", ["--ensemble", "--format", "--output", "--seed", "--trial"]),
         ("predict", [
             "--cache", "--hold", "--input-format", "--json", "--live", "--min-pose", "--output", "--refractory", "--smoothing", "--stride",
-            "--threshold", "--window-duration",
+            "--threshold", "--window-duration", "--workers",
         ]),
         ("extract", [
             "--cpus-per-task", "--launcher", "--max-parallel", "--mem", "--output", "--partition", "--sbatch-arg", "--shard", "--shards",
-            "--time",
+            "--time", "--workers",
         ]),
         ("check", ["--output"]),
         ("info", []),

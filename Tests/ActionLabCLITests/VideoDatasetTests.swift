@@ -7,16 +7,7 @@ import Testing
 /// `scripts/setup` fetches, with MediaPipe's library and model.
 @Suite(.serialized) struct VideoDatasetTests {
     static func ffmpeg(_ arguments: [String]) throws {
-        if let output = arguments.last {
-            try FileManager.default.createDirectory(
-                at: URL(fileURLWithPath: output).deletingLastPathComponent(), withIntermediateDirectories: true)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "ffmpeg \(arguments.joined(separator: " ")) failed (run scripts/setup)")
+        try FFmpegTool.run(arguments)
     }
 
     /// A 2-s clip panning over messi5.jpg (the person moves), starting at `phase` seconds.
@@ -57,7 +48,7 @@ import Testing
               features: { frameRate: 10, cache: "cache" }, windows: { duration: 1 },
               model: { channels: [8, 8], kernelSizes: [3, 3] }, training: { epochs: 3, batchSize: 4 } }
             """, to: directory.file("videos.json5"))
-        let result = try CommandLineTool.run(["run", "videos.json5", "--output", "report"], in: directory.url)
+        let result = try CommandLineTool.run(["run", "videos.json5", "--output", "report", "--workers", "2"], in: directory.url)
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.errorOutput.contains("truncated.mp4"), "the failure is logged")
         #expect(result.errorOutput.contains("skipped"))
@@ -66,6 +57,19 @@ import Testing
         let provenance = try String(contentsOf: directory.file("report/trials/\(trial)/provenance.json"), encoding: .utf8)
         #expect(provenance.contains("truncated.mp4"), "provenance lists the skipped file")
         #expect(provenance.contains("clip3.avi"))
+
+        // predict extracts several videos at once (into a new cache), the truncated one failing alone.
+        let predicted = try CommandLineTool.run(
+            ["predict", "report", "videos/player/clip0.mp4", "videos/street/clip1.avi", "videos/player/truncated.mp4", "--workers", "2",
+             "--cache", "predict-cache", "--output", "predicted"],
+            in: directory.url)
+        #expect(predicted.status == 1, "\(predicted.errorOutput)")
+        #expect(predicted.errorOutput.contains("extracting the poses of 3 videos, 2 at a time"), "\(predicted.errorOutput)")
+        let failures = predicted.errorOutput.components(separatedBy: "\n").filter { $0.hasPrefix("failed: ") }
+        #expect(failures.count == 1 && failures[0].contains("videos/player/truncated.mp4"), "\(predicted.errorOutput)")
+        for stream in ["clip0.mp4", "clip1.avi"] {
+            #expect(FileManager.default.fileExists(atPath: directory.file("predicted/\(stream)/predictions.csv").path), "\(stream)")
+        }
 
         // With dataset.onError "fail" the same tree fails before training, naming the file.
         try Self.write(

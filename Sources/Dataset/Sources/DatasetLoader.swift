@@ -38,15 +38,17 @@ public struct DatasetLoader {
     /// The largest data set, in bytes of Float32 keypoints over all splits, held in memory; larger
     /// ones are streamed from the cache.
     public var inMemoryLimit = Self.defaultInMemoryLimit
-    /// How many keypoint and sensor files are imported (or hashed and read from the cache) at
-    /// once; default the cores this process may run on. Sequences, cache entries, logs and
-    /// errors are the same for every value.
-    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// How many videos are extracted, and keypoint and sensor files imported (or hashed and read
+    /// from the cache), at once; default `features.workers`, else the cores this process may run
+    /// on. Sequences, cache entries, logs and errors are the same for every value.
+    public var workers: Int
 
+    /// Creates a loader of `configuration`'s sources through `cache`, with ``workers`` from `features.workers`.
     public init(configuration: ExperimentConfiguration, cache: FeatureCache, log: @escaping (String) -> Void = { _ in }) {
         self.configuration = configuration
         self.cache = cache
         self.log = log
+        workers = configuration.features.extractionWorkers
     }
 
     /// Imports (or reads from the cache) every source and splits the data.
@@ -252,14 +254,21 @@ public struct DatasetLoader {
     )
 
     /// Reads the samples of one source, keypoint and sensor files on ``workers`` threads (videos
-    /// one at a time, as ``VideoSequenceReader`` extracts them), each sample's outcome in the
-    /// samples' order whatever the number of workers, with a progress line every few seconds.
+    /// are extracted on ``workers`` threads first, then cut one at a time), each sample's outcome
+    /// in the samples' order whatever the number of workers, with a progress line every few seconds.
     private func readSamples(_ samples: [DatasetSample], source: DataSource, role: String, videos: VideoSequenceReader)
         -> [Result<SampleResult, any Error>] {
         let isVideo = source.format == .video || source.format == .montage
         let progress = ImportProgress(
             total: samples.count, subject: "\(role): \(source.path.path)", unit: source.format == .openpose ? "folders" : "files",
             log: log)
+        if isVideo {
+            // Videos are extracted `workers` at a time first; reading them is then cutting and resampling.
+            let files = samples.map(\.file)
+            let extracting = ImportProgress(
+                total: Set(files.map(\.path)).count, subject: "\(role): \(source.path.path)", unit: "videos", log: log)
+            videos.prefetch(files, frameRate: source.frameRate, workers: workers, finishedOne: extracting.finishedOne)
+        }
         return OrderedParallelMap.map(samples, workers: isVideo ? 1 : workers) { sample in
             defer { progress.finishedOne() }
             return Result { try readSample(sample, source: source, videos: videos) }

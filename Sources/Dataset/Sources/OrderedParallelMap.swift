@@ -4,8 +4,10 @@ import Foundation
 /// does not depend on how the threads were scheduled.
 ///
 /// Each worker takes the next unclaimed item when it is done with one (dynamic scheduling, for
-/// items of uneven cost such as source files of different lengths). With one worker, or one
-/// item, everything runs on the calling thread.
+/// items of uneven cost such as source files or videos of different lengths). The workers are
+/// the calling thread and `workers - 1` threads of their own (not a shared pool, whose width is
+/// the core count: `workers` items really are in flight at once). With one worker, or one item,
+/// everything runs on the calling thread.
 enum OrderedParallelMap {
     /// `items.map(transform)`, computed on up to `workers` threads.
     /// - Parameters:
@@ -19,8 +21,22 @@ enum OrderedParallelMap {
         guard threads > 1 else { return items.map(transform) }
         return withoutActuallyEscaping(transform) { transform in
             let state = SharedState(items: items, transform: transform)
-            DispatchQueue.concurrentPerform(iterations: threads) { _ in state.work() }
-            // Every index was claimed once and filled before `concurrentPerform` returned, so no
+            let finished = DispatchGroup()
+            for number in 1..<threads {
+                finished.enter()
+                let thread = Thread {
+                    state.work()
+                    finished.leave()
+                }
+                thread.name = "ActionLab worker \(number)"
+                thread.start()
+            }
+            state.work()
+            finished.wait()
+            // A finished `Thread` may still hold its block (and so `state`) for a moment: drop the
+            // lent transform now, as `withoutActuallyEscaping` checks that nothing holds it.
+            state.transform = nil
+            // Every index was claimed once and filled before every worker returned, so no
             // element is nil.
             return state.results.compactMap { $0 }
         }
@@ -29,11 +45,12 @@ enum OrderedParallelMap {
     /// The items, the transform and the results, shared by the workers.
     ///
     /// `@unchecked Sendable` is safe because every mutable property is touched only under `lock`,
-    /// and `concurrentPerform` returns only after every worker has finished, so the transform
+    /// and ``map(_:workers:_:)`` returns only after every worker has finished, so the transform
     /// (lent by `withoutActuallyEscaping`) never outlives the call.
     private final class SharedState<Item, Output>: @unchecked Sendable {
         let items: [Item]
-        let transform: (Item) -> Output
+        /// Set to nil once every worker is done (read only before then, so without the lock).
+        var transform: ((Item) -> Output)?
         let lock = NSLock()
         var next = 0
         var results: [Output?]
@@ -46,6 +63,7 @@ enum OrderedParallelMap {
 
         /// Maps unclaimed items until none is left.
         func work() {
+            guard let transform else { return }
             while true {
                 let index: Int = lock.withLock {
                     defer { next += 1 }

@@ -14,12 +14,25 @@ public struct ManifestVideos {
         public var pose: PoseEstimationConfiguration
         /// The samples (label and range) that use the file.
         public var samples: [DatasetSample]
+
+        /// Creates a video to extract.
+        public init(file: URL, frameRate: Double, pose: PoseEstimationConfiguration, samples: [DatasetSample] = []) {
+            self.file = file
+            self.frameRate = frameRate
+            self.pose = pose
+            self.samples = samples
+        }
     }
 
     /// Distinct (file, frame rate, pose settings), in manifest order.
     public private(set) var videos: [Video] = []
     /// Sources that could not be listed (a missing folder, a bad annotation file), one message each.
     public private(set) var listingFailures: [String] = []
+
+    /// The given videos, in order, without listing failures (such as `predict`'s inputs).
+    public init(videos: [Video]) {
+        self.videos = videos
+    }
 
     /// Lists the video samples of every configuration in `configurations` (a plan's grid cells).
     public init(configurations: [ExperimentConfiguration]) {
