@@ -7,9 +7,13 @@ public final class Parameter {
     /// The parameter's name within the layer that owns it, e.g. `"weight"` or `"bias"`.
     public let name: String
     /// The current value.
-    public var value: Tensor
+    public var value: Tensor { didSet { version &+= 1 } }
     /// The accumulated gradient, with the same shape as ``value``.
     public var gradient: Tensor
+    /// Counts the changes of ``value`` (assignments and in-place mutations, such as an optimizer
+    /// step or a state-dictionary load), so that values derived from it, such as folded inference
+    /// weights, know when to be computed again.
+    public private(set) var version: UInt64 = 0
 
     /// Creates a parameter with a zero gradient.
     ///
@@ -31,7 +35,10 @@ public final class Buffer {
     /// The buffer's name within the layer that owns it, e.g. `"runningMean"`.
     public let name: String
     /// The current value.
-    public var value: Tensor
+    public var value: Tensor { didSet { version &+= 1 } }
+    /// Counts the changes of ``value`` (assignments and in-place mutations, such as batch
+    /// normalization's running statistics in training), like ``Parameter/version``.
+    public private(set) var version: UInt64 = 0
 
     /// Creates a buffer.
     ///
@@ -61,6 +68,19 @@ public protocol Layer: AnyObject {
     /// - Returns: The output batch.
     func forward(_ x: Tensor, training: Bool) -> Tensor
 
+    /// Computes the evaluation-mode output by the layer's inference path, keeping nothing for a
+    /// backward pass.
+    ///
+    /// Equal to `forward(x, training: false)` up to rounding (default: exactly that call). A layer
+    /// with a faster evaluation path overrides it, for example folding batch normalization into
+    /// the convolution before it (``SpatialTemporalGraphBlock``). Trials' evaluation and
+    /// prediction both call it, so that a window gets the same probabilities from either, bit
+    /// for bit. Do not call ``backward(_:)`` after it.
+    ///
+    /// - Parameter x: The input batch; the expected shape is stated by each layer.
+    /// - Returns: The output batch, as ``forward(_:training:)`` shapes it.
+    func infer(_ x: Tensor) -> Tensor
+
     /// Propagates a gradient from the output of the most recent forward call to its input.
     ///
     /// Adds the gradients of the loss with respect to the layer's parameters to their
@@ -81,6 +101,7 @@ public protocol Layer: AnyObject {
 }
 
 extension Layer {
+    public func infer(_ x: Tensor) -> Tensor { forward(x, training: false) }
     public var ownParameters: [Parameter] { [] }
     public var ownBuffers: [Buffer] { [] }
     public var sublayers: [(name: String, layer: any Layer)] { [] }

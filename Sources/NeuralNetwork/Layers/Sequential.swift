@@ -30,6 +30,11 @@ public final class Sequential: Layer {
         layers.reduce(x) { $1.layer.forward($0, training: training) }
     }
 
+    /// Applies each layer's inference path in order.
+    public func infer(_ x: Tensor) -> Tensor {
+        layers.reduce(x) { $1.layer.infer($0) }
+    }
+
     /// Applies each layer's backward pass in reverse order.
     public func backward(_ gradOutput: Tensor) -> Tensor {
         layers.reversed().reduce(gradOutput) { $1.layer.backward($0) }

@@ -43,6 +43,8 @@ public final class SpatialTemporalGraphBlock: Layer {
     public let residual: Residual
     private let residualPath: ResidualPath
     private let relu = ReLU()
+    /// The evaluation-mode path with batch normalization folded in (``infer(_:)``).
+    private let inference: SpatialTemporalGraphBlockInference
 
     /// The projection of a `.projection` residual (`residual.convolution`, `residual.batchNorm`
     /// on `[N, C, T, V]`), nil for the other kinds.
@@ -80,28 +82,32 @@ public final class SpatialTemporalGraphBlock: Layer {
         graphConvolution = SpatialGraphConvolution(
             inChannels: inChannels, outChannels: outChannels, graph: graph, edgeImportance: edgeImportance,
             using: &generator)
+        let (batchNorm, outputBatchNorm) = (BatchNormalization(channels: outChannels), BatchNormalization(channels: outChannels))
+        let convolution = TemporalConvolution(
+            inChannels: outChannels, outChannels: outChannels, kernelSize: temporalKernelSize,
+            stride: stride, padding: .same, using: &generator)
         var temporalLayers: [(name: String, layer: any Layer)] = [
-            ("batchNorm", BatchNormalization(channels: outChannels)),
-            ("relu", ReLU()),
-            ("convolution", TemporalConvolution(
-                inChannels: outChannels, outChannels: outChannels, kernelSize: temporalKernelSize,
-                stride: stride, padding: .same, using: &generator)),
-            ("outputBatchNorm", BatchNormalization(channels: outChannels)),
+            ("batchNorm", batchNorm), ("relu", ReLU()), ("convolution", convolution), ("outputBatchNorm", outputBatchNorm),
         ]
         if dropout > 0 { temporalLayers.append(("dropout", Dropout(rate: dropout))) }
         temporal = Sequential(temporalLayers)
         self.residual = residual
+        var projection: (convolution: TemporalConvolution, batchNorm: BatchNormalization)?
         switch residual {
         case .none: residualPath = .none
         case .identity: residualPath = .identity
         case .projection:
-            residualPath = .projection(Sequential([
-                ("convolution", TemporalConvolution(
+            let layers = (
+                convolution: TemporalConvolution(
                     inChannels: inChannels, outChannels: outChannels, kernelSize: 1, stride: stride,
-                    padding: .explicit(0), using: &generator)),
-                ("batchNorm", BatchNormalization(channels: outChannels)),
-            ]))
+                    padding: .explicit(0), using: &generator),
+                batchNorm: BatchNormalization(channels: outChannels))
+            projection = layers
+            residualPath = .projection(Sequential([("convolution", layers.convolution), ("batchNorm", layers.batchNorm)]))
         }
+        inference = SpatialTemporalGraphBlockInference(SpatialTemporalGraphBlockInference.Layers(
+            graphConvolution: graphConvolution, batchNorm: batchNorm, convolution: convolution,
+            outputBatchNorm: outputBatchNorm, projection: projection, identity: residual == .identity))
     }
 
     public var sublayers: [(name: String, layer: any Layer)] {
@@ -124,6 +130,16 @@ public final class SpatialTemporalGraphBlock: Layer {
         case .projection(let projection): y.add(projection.forward(x, training: training))
         }
         return relu.forward(y, training: training)
+    }
+
+    /// Applies the block in evaluation mode by its folded path (``SpatialTemporalGraphBlockInference``):
+    /// each batch normalization folded into the convolution before it, ReLU and the residual sum
+    /// in the output passes, and the temporal convolution without a patch matrix.
+    ///
+    /// - Parameter x: Input `[N, C_in, T, V]`.
+    /// - Returns: `forward(x, training: false)` up to rounding, `[N, C_out, T_out, V]`.
+    public func infer(_ x: Tensor) -> Tensor {
+        inference.apply(x)
     }
 
     /// Back-propagates through the ReLU, both branches, and sums their input gradients.

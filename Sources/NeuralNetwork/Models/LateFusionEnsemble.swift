@@ -74,6 +74,21 @@ public final class LateFusionEnsemble: Classifier {
     /// - Returns: `log Σᵢ wᵢ · softmax(memberᵢ(x))`, `[N, K]`.
     public func forward(_ x: Tensor, training: Bool) -> Tensor {
         memberProbabilities = members.map { softmax($0.classifier.forward(x, training: training)) }
+        return fusedLogits()
+    }
+
+    /// `log Σᵢ wᵢ · softmax(memberᵢ(x))` with every member's inference path (``Layer/infer(_:)``),
+    /// as the members' trials evaluated their windows; ``backward(_:)`` must not follow.
+    ///
+    /// - Parameter x: Windows `[N, ...]` in the members' input layout.
+    /// - Returns: The fused logits `[N, K]`, `forward(x, training: false)` up to rounding.
+    public func infer(_ x: Tensor) -> Tensor {
+        memberProbabilities = members.map { softmax($0.classifier.infer(x)) }
+        return fusedLogits()
+    }
+
+    /// `log Σᵢ wᵢ · pᵢ` of the members' probabilities of the last forward or inference call.
+    private func fusedLogits() -> Tensor {
         var sum = [Float](repeating: 0, count: memberProbabilities[0].count)
         for (probabilities, weight) in zip(memberProbabilities, weights) {
             let w = Float(weight)

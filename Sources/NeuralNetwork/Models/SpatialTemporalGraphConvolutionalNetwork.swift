@@ -198,6 +198,20 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
     ///   - training: Whether to use batch statistics and dropout.
     /// - Returns: Logits `[N, classCount]`.
     public func forward(_ x: Tensor, training: Bool) -> Tensor {
+        logits(x, training: training) { blocks.forward($0, training: training) }
+    }
+
+    /// Computes logits in evaluation mode, the blocks by their folded path
+    /// (``SpatialTemporalGraphBlock/infer(_:)``); ``backward(_:)`` must not follow.
+    ///
+    /// - Parameter x: Windows `[N, C·V, T]`, feature `c·V + v`; `T` at least 1.
+    /// - Returns: Logits `[N, classCount]`, `forward(x, training: false)` up to rounding.
+    public func infer(_ x: Tensor) -> Tensor {
+        logits(x, training: false) { blocks.infer($0) }
+    }
+
+    /// The layers around the blocks, with `applyBlocks` from `[N, C, T, V]` to `[N, C_last, T_out, V]`.
+    private func logits(_ x: Tensor, training: Bool, applyBlocks: (Tensor) -> Tensor) -> Tensor {
         let (channels, joints) = (configuration.channelCount, configuration.graph.jointCount)
         precondition(x.rank == 3 && x.shape[1] == channels * joints,
                      "SpatialTemporalGraphConvolutionalNetwork expects [N, \(channels * joints), T], got \(x.shape)")
@@ -207,7 +221,7 @@ public final class SpatialTemporalGraphConvolutionalNetwork: Classifier {
         let normalized = inputNormalization.forward(centred, training: training)
         let graphInput = normalized.swappingAxes(
             outer: batch * channels, joints, length, inner: 1, shape: [batch, channels, length, joints])
-        let features = pooling.forward(blocks.forward(graphInput, training: training), training: training)
+        let features = pooling.forward(applyBlocks(graphInput), training: training)
         return classifier.forward(features, training: training)
     }
 

@@ -164,7 +164,8 @@ public struct Predictor {
     public func probabilities(ofWindow window: [Float]) -> [Float] {
         let input = BatchAssembler.inputs(
             windowValues: window, windowSize: windowSize, channelCount: channelCount, jointCount: jointCount)
-        return softmax(model.forward(input, training: false)).values
+        // The inference path, as the trial's evaluation (``Evaluator``) runs it.
+        return softmax(model.infer(input)).values
     }
 
     /// Adds one frame at the stream rate and predicts if a window is due.

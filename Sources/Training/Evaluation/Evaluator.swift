@@ -24,7 +24,8 @@ public struct Evaluator: Sendable {
         let all = Array(0..<windows.count)
         for start in Swift.stride(from: 0, to: windows.count, by: batchSize) {
             let indices = all[start..<min(start + batchSize, windows.count)]
-            let logits = model.forward(try BatchAssembler.inputs(windows, indices: indices), training: false)
+            // The inference path, as the predictor's (the same probabilities for the same window).
+            let logits = model.infer(try BatchAssembler.inputs(windows, indices: indices))
             let result = softmaxCrossEntropy(logits: logits, labels: BatchAssembler.labels(windows, indices: indices))
             lossSum += Double(result.loss) * Double(indices.count)
             probabilities.append(contentsOf: result.probabilities.values)
