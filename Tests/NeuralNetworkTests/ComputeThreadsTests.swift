@@ -48,17 +48,27 @@ import Testing
         #expect(ComputeThreads.count == 1)
     }
 
-    /// One ST-GCN training step (`stgcn-small`, batch 16, 60 frames, Vision-18 graph): logits,
-    /// input gradient and every parameter gradient at 2 and 3 threads agree with 1 thread's
-    /// within rounding, and a second run at the same count reproduces every bit.
-    @Test func stgcnTrainingStepAgreesAcrossThreadCounts() throws {
-        let configuration = SpatialTemporalGraphConvolutionalNetwork.Configuration(
-            channelCount: 3, graph: GraphLayerTests.vision18Graph(), classCount: 4,
-            blocks: SpatialTemporalGraphConvolutionalNetwork.Preset.stgcnSmall.blocks)
+    /// One training step of `stgcn-small` and of `ctrgcn-small` (batch 16, 60 frames, Vision-18
+    /// graph): logits, input gradient and every parameter gradient at 2 and 3 threads agree with
+    /// 1 thread's within rounding, and a second run at the same count reproduces every bit.
+    @Test(arguments: ["stgcn-small", "ctrgcn-small"])
+    func trainingStepAgreesAcrossThreadCounts(family: String) throws {
+        let graph = GraphLayerTests.vision18Graph()
+        func model() throws -> any Layer {
+            if family == "ctrgcn-small" {
+                return try CTRGCNNetwork(
+                    configuration: .init(channelCount: 3, graph: graph, classCount: 4, blocks: CTRGCNNetwork.Preset.ctrgcnSmall.blocks),
+                    seed: 85)
+            }
+            return try SpatialTemporalGraphConvolutionalNetwork(
+                configuration: .init(channelCount: 3, graph: graph, classCount: 4,
+                                     blocks: SpatialTemporalGraphConvolutionalNetwork.Preset.stgcnSmall.blocks),
+                seed: 85)
+        }
         let input = randomTensor([16, 54, 60], seed: 83)
         let gradLogits = randomTensor([16, 4], seed: 84)
         func step(threads: Int) throws -> [[Float]] {
-            let model = try SpatialTemporalGraphConvolutionalNetwork(configuration: configuration, seed: 85)
+            let model = try model()
             return ComputeThreads.withCount(threads) {
                 let logits = model.forward(input, training: true)
                 let gradInput = model.backward(gradLogits)

@@ -55,6 +55,8 @@ public final class ChannelwiseTopologyRefinement: Layer {
     private var topology = Tensor(zeros: [0])
     /// `X₃`, `[N, C_out, T, V]`.
     private var projected = Tensor(zeros: [0])
+    /// Each backward part's share of `∂A_k`, `[V, V]`, grown to the number of parts.
+    private var adjacencyShares: [Workspace] = []
 
     /// The relation channels `R` of PYSKL's `CTRGC`: 8 when `C_in ≤ 16`, else `C_in / 8`.
     public static func relationChannels(inChannels: Int) -> Int {
@@ -100,6 +102,9 @@ public final class ChannelwiseTopologyRefinement: Layer {
 
     /// Refines the topology from `x` and aggregates the joints over it.
     ///
+    /// The element-wise steps and the per-channel products are split by sample between
+    /// ``ComputeThreads``; every sample's values are computed the same way at every thread count.
+    ///
     /// - Parameters:
     ///   - x: Input `[N, C_in, T, V]`.
     ///   - training: Passed to the convolutions (which behave the same in both modes).
@@ -110,48 +115,63 @@ public final class ChannelwiseTopologyRefinement: Layer {
                      "ChannelwiseTopologyRefinement expects [N, \(inChannels), T, \(joints)], got \(x.shape)")
         let (batch, length) = (x.shape[0], x.shape[2])
         inputShape = x.shape
-        // The temporal mean [N, C_in, 1, V].
-        var mean = Tensor(zeros: [batch, inChannels, 1, joints])
+        let (inChannels, outChannels, relations) = (inChannels, outChannels, relationChannels)
+        let (plane, frame) = (joints * joints, length * joints)
+        // The temporal mean [N, C_in, 1, V], frame by frame in order.
         let scale = 1 / Float(length)
-        for row in 0..<(batch * inChannels) {
-            for t in 0..<length {
-                for v in 0..<joints { mean.values[row * joints + v] += x.values[(row * length + t) * joints + v] }
+        var mean = Tensor(unspecifiedContentsWithShape: [batch, inChannels, 1, joints])
+        x.withUnsafeBufferPointer { x in
+            mean.withUnsafeMutableBufferPointer { m in
+                guard let x = x.baseAddress, let m = m.baseAddress else { return }
+                forEachRow(of: batch, rowsPerSample: inChannels) { row in
+                    let target = m + row * joints
+                    target.update(repeating: 0, count: joints)
+                    for t in 0..<length { VectorKernels.add(x + row * frame + t * joints, to: target, count: joints) }
+                    VectorKernels.scale(target, by: scale, into: target, count: joints)
+                }
             }
-            for v in 0..<joints { mean.values[row * joints + v] *= scale }
         }
         let first = conv1.forward(mean, training: training)
         let second = conv2.forward(mean, training: training)
-        let relations = relationChannels
-        var relation = Tensor(zeros: [batch, relations, joints, joints])
-        for row in 0..<(batch * relations) {
-            for u in 0..<joints {
-                for v in 0..<joints {
-                    relation.values[(row * joints + u) * joints + v] =
-                        Foundation.tanh(first.values[row * joints + u] - second.values[row * joints + v])
+        var relation = Tensor(unspecifiedContentsWithShape: [batch, relations, joints, joints])
+        first.withUnsafeBufferPointer { m1 in
+            second.withUnsafeBufferPointer { m2 in
+                relation.withUnsafeMutableBufferPointer { d in
+                    guard let m1 = m1.baseAddress, let m2 = m2.baseAddress, let d = d.baseAddress else { return }
+                    forEachRow(of: batch, rowsPerSample: relations) { row in
+                        for u in 0..<joints {
+                            let (value, target) = (m1[row * joints + u], d + (row * joints + u) * joints)
+                            for v in 0..<joints { target[v] = Foundation.tanh(value - m2[row * joints + v]) }
+                        }
+                    }
                 }
             }
         }
         self.relation = relation
         refinement = conv4.forward(relation, training: training)
-        var topology = refinement
-        topology.scale(by: alpha.value.values[0])
-        let plane = joints * joints
-        let adjacencyOffset = subset * plane
-        for block in 0..<(batch * outChannels) {
-            for index in 0..<plane { topology.values[block * plane + index] += adjacency.value.values[adjacencyOffset + index] }
+        // M = α·E + A_k.
+        let alphaValue = alpha.value.values[0]
+        var topology = Tensor(unspecifiedContentsWithShape: refinement.shape)
+        withBase(refinement, adjacency.value) { e, a in
+            topology.withUnsafeMutableBufferPointer { m in
+                guard let m = m.baseAddress else { return }
+                let adjacency = a + subset * plane
+                forEachRow(of: batch, rowsPerSample: outChannels) { block in
+                    VectorKernels.scale(e + block * plane, by: alphaValue, into: m + block * plane, count: plane)
+                    VectorKernels.add(adjacency, to: m + block * plane, count: plane)
+                }
+            }
         }
         self.topology = topology
         projected = conv3.forward(x, training: training)
-        var output = Tensor(zeros: [batch, outChannels, length, joints])
-        let frame = length * joints
-        projected.withUnsafeBufferPointer { x3 in
-            topology.withUnsafeBufferPointer { m in
-                output.withUnsafeMutableBufferPointer { y in
-                    guard let x3 = x3.baseAddress, let m = m.baseAddress, let y = y.baseAddress else { return }
-                    for block in 0..<(batch * outChannels) {
-                        gemm(.none, x3 + block * frame, .none, m + block * plane, into: y + block * frame,
-                             m: length, n: joints, k: joints, beta: 0)
-                    }
+        // y[n, c] ([T, V]) = X₃[n, c] ([T, V]) · M[n, c] ([V, V]).
+        var output = Tensor(unspecifiedContentsWithShape: [batch, outChannels, length, joints])
+        withBase(projected, topology) { x3, m in
+            output.withUnsafeMutableBufferPointer { y in
+                guard let y = y.baseAddress else { return }
+                forEachRow(of: batch, rowsPerSample: outChannels) { block in
+                    gemm(.none, x3 + block * frame, .none, m + block * plane, into: y + block * frame,
+                         m: length, n: joints, k: joints, beta: 0)
                 }
             }
         }
@@ -164,7 +184,9 @@ public final class ChannelwiseTopologyRefinement: Layer {
     /// With `G = ∂loss/∂y`: `∂M[n, c] = X₃[n, c]ᵀ G[n, c]`, `∂X₃[n, c] = G[n, c] M[n, c]ᵀ`,
     /// `∂A_k = Σ_{n,c} ∂M[n, c]`, `∂α = Σ ∂M ⊙ E`, `∂E = α ∂M`, `∂D` from `conv4`,
     /// `∂P = ∂D ⊙ (1 − D²)`, `∂m₁[n, r, u] = Σ_v ∂P[n, r, u, v]`, `∂m₂[n, r, v] = −Σ_u ∂P[n, r, u, v]`,
-    /// and the temporal mean's gradient spread evenly over the `T` frames.
+    /// and the temporal mean's gradient spread evenly over the `T` frames. The samples are split
+    /// between ``ComputeThreads``; each part sums its own share of `∂A_k` and `∂α`, and the shares
+    /// are added in part order.
     ///
     /// - Parameter gradOutput: ∂loss/∂y, `[N, C_out, T, V]`.
     /// - Returns: ∂loss/∂x, `[N, C_in, T, V]`.
@@ -173,61 +195,101 @@ public final class ChannelwiseTopologyRefinement: Layer {
         precondition(gradOutput.shape == [batch, outChannels, length, joints],
                      "ChannelwiseTopologyRefinement.backward: gradient shape \(gradOutput.shape)")
         let (plane, frame) = (joints * joints, length * joints)
-        var gradTopology = Tensor(zeros: topology.shape)
-        var gradProjected = Tensor(zeros: projected.shape)
-        projected.withUnsafeBufferPointer { x3 in
-            topology.withUnsafeBufferPointer { m in
-                gradOutput.withUnsafeBufferPointer { g in
-                    gradTopology.withUnsafeMutableBufferPointer { dm in
-                        gradProjected.withUnsafeMutableBufferPointer { dx3 in
-                            guard let x3 = x3.baseAddress, let m = m.baseAddress, let g = g.baseAddress,
-                                  let dm = dm.baseAddress, let dx3 = dx3.baseAddress else { return }
-                            for block in 0..<(batch * outChannels) {
-                                gemm(.transpose, x3 + block * frame, .none, g + block * frame, into: dm + block * plane,
+        let (inChannels, outChannels, relations) = (inChannels, outChannels, relationChannels)
+        let alphaValue = alpha.value.values[0]
+        let parts = ComputeThreads.parts(of: batch)
+        while adjacencyShares.count < parts.count { adjacencyShares.append(Workspace()) }
+        let shares = adjacencyShares
+        var alphaShares = [Double](repeating: 0, count: parts.count)
+        // ∂M (then scaled by α into ∂E) and ∂X₃, per sample.
+        var gradTopology = Tensor(unspecifiedContentsWithShape: topology.shape)
+        var gradProjected = Tensor(unspecifiedContentsWithShape: projected.shape)
+        withPointers(projected, topology, gradOutput, refinement) { x3, m, g, e in
+            gradTopology.withUnsafeMutableBufferPointer { dm in
+                gradProjected.withUnsafeMutableBufferPointer { dx3 in
+                    alphaShares.withUnsafeMutableBufferPointer { alphaShares in
+                        guard let dm = dm.baseAddress, let dx3 = dx3.baseAddress,
+                              let alphaShares = alphaShares.baseAddress else { return }
+                        ComputeThreads.forEach(parts) { part, samples in
+                            let share = shares[part].buffer(count: plane)
+                            share.update(repeating: 0)
+                            guard let share = share.baseAddress else { return }
+                            var alphaShare: Double = 0
+                            for block in (samples.lowerBound * outChannels)..<(samples.upperBound * outChannels) {
+                                let gradBlock = dm + block * plane
+                                gemm(.transpose, x3 + block * frame, .none, g + block * frame, into: gradBlock,
                                      m: joints, n: joints, k: length, beta: 0)
                                 gemm(.none, g + block * frame, .transpose, m + block * plane, into: dx3 + block * frame,
                                      m: length, n: joints, k: joints, beta: 0)
+                                VectorKernels.add(gradBlock, to: share, count: plane)
+                                alphaShare += VectorKernels.dotInDouble(gradBlock, e + block * plane, count: plane)
+                                VectorKernels.scale(gradBlock, by: alphaValue, into: gradBlock, count: plane)
                             }
+                            alphaShares[part] = alphaShare
                         }
                     }
                 }
             }
         }
-        var gradAlpha: Double = 0
-        let adjacencyOffset = subset * plane
-        for block in 0..<(batch * outChannels) {
-            for index in 0..<plane {
-                let value = gradTopology.values[block * plane + index]
-                adjacency.gradient.values[adjacencyOffset + index] += value
-                gradAlpha += Double(value) * Double(refinement.values[block * plane + index])
-            }
+        adjacency.gradient.withUnsafeMutableBufferPointer { gradAdjacency in
+            let target = UnsafeMutableBufferPointer(rebasing: gradAdjacency[(subset * plane)..<((subset + 1) * plane)])
+            for share in shares.prefix(parts.count) { share.add(count: plane, to: target) }
         }
-        alpha.gradient.values[0] += Float(gradAlpha)
-        gradTopology.scale(by: alpha.value.values[0])
+        alpha.gradient.values[0] += Float(alphaShares.reduce(0, +))
         let gradRelation = conv4.backward(gradTopology)
-        let relations = relationChannels
-        var gradFirst = Tensor(zeros: [batch, relations, 1, joints])
-        var gradSecond = Tensor(zeros: [batch, relations, 1, joints])
-        for row in 0..<(batch * relations) {
-            for u in 0..<joints {
-                for v in 0..<joints {
-                    let index = (row * joints + u) * joints + v
-                    let d = relation.values[index]
-                    let gradPre = gradRelation.values[index] * (1 - d * d)
-                    gradFirst.values[row * joints + u] += gradPre
-                    gradSecond.values[row * joints + v] -= gradPre
+        // ∂m₁ and ∂m₂ from ∂P = ∂D ⊙ (1 − D²).
+        var gradFirst = Tensor(unspecifiedContentsWithShape: [batch, relations, 1, joints])
+        var gradSecond = Tensor(unspecifiedContentsWithShape: [batch, relations, 1, joints])
+        withBase(relation, gradRelation) { d, gradD in
+            gradFirst.withUnsafeMutableBufferPointer { gradFirst in
+                gradSecond.withUnsafeMutableBufferPointer { gradSecond in
+                    guard let gradFirst = gradFirst.baseAddress, let gradSecond = gradSecond.baseAddress else { return }
+                    forEachRow(of: batch, rowsPerSample: relations) { row in
+                        let columns = gradSecond + row * joints
+                        columns.update(repeating: 0, count: joints)
+                        for u in 0..<joints {
+                            let index = (row * joints + u) * joints
+                            var total: Float = 0
+                            for v in 0..<joints {
+                                let value = d[index + v]
+                                let gradPre = gradD[index + v] * (1 - value * value)
+                                total += gradPre
+                                columns[v] -= gradPre
+                            }
+                            gradFirst[row * joints + u] = total
+                        }
+                    }
                 }
             }
         }
         var gradMean = conv1.backward(gradFirst)
         gradMean.add(conv2.backward(gradSecond))
+        // The temporal mean's gradient, spread evenly over the frames.
         var gradInput = conv3.backward(gradProjected)
         let scale = 1 / Float(length)
-        for row in 0..<(batch * inChannels) {
-            for t in 0..<length {
-                for v in 0..<joints { gradInput.values[(row * length + t) * joints + v] += gradMean.values[row * joints + v] * scale }
+        gradMean.withUnsafeBufferPointer { gradMean in
+            gradInput.withUnsafeMutableBufferPointer { dx in
+                guard let gradMean = gradMean.baseAddress, let dx = dx.baseAddress else { return }
+                forEachRow(of: batch, rowsPerSample: inChannels) { row in
+                    for t in 0..<length {
+                        VectorKernels.add(gradMean + row * joints, scaledBy: scale, to: dx + row * frame + t * joints, count: joints)
+                    }
+                }
             }
         }
         return gradInput
+    }
+}
+
+/// Calls `body` with the base addresses of two tensors' storage (of at least one element each).
+private func withBase<R>(_ a: Tensor, _ b: Tensor, _ body: (UnsafePointer<Float>, UnsafePointer<Float>) -> R) -> R {
+    withPointers(a, b, a, a) { a, b, _, _ in body(a, b) }
+}
+
+/// Calls `body(row)` for every row `n·rowsPerSample + i` of a batch of `batch` samples, the
+/// samples split between ``ComputeThreads`` (each part's rows in order on one thread).
+private func forEachRow(of batch: Int, rowsPerSample: Int, _ body: (_ row: Int) -> Void) {
+    ComputeThreads.forEachPart(of: batch) { _, samples in
+        for row in (samples.lowerBound * rowsPerSample)..<(samples.upperBound * rowsPerSample) { body(row) }
     }
 }

@@ -316,8 +316,9 @@ private final class PartScratch {
     let gradAggregated = Workspace()
 }
 
-/// Calls `body` with the base addresses of four tensors' storage (of at least one element each).
-private func withPointers<R>(
+/// Calls `body` with the base addresses of four tensors' storage (of at least one element each)
+/// (shared with ``ChannelwiseTopologyRefinement``).
+func withPointers<R>(
     _ a: Tensor, _ b: Tensor, _ c: Tensor, _ d: Tensor,
     _ body: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> R
 ) -> R {
@@ -326,7 +327,7 @@ private func withPointers<R>(
             c.withUnsafeBufferPointer { c in
                 d.withUnsafeBufferPointer { d in
                     guard let a = a.baseAddress, let b = b.baseAddress, let c = c.baseAddress, let d = d.baseAddress else {
-                        preconditionFailure("SpatialGraphConvolution: empty tensor")
+                        preconditionFailure("withPointers: empty tensor")
                     }
                     return body(a, b, c, d)
                 }

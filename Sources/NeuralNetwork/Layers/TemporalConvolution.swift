@@ -26,12 +26,12 @@ import Randomness
 /// batch's), accumulates `∂W` with one `sgemm` per chunk and scatters the patch gradient back to
 /// the input (col2im), the adjoint of the same index map.
 ///
-/// With ``ComputeThreads/count`` above 1, consecutive runs of chunks go to that many threads.
-/// Each worker writes its own samples' outputs and input gradients and sums its own share of
-/// `∂W`; the shares are added in worker order, so results are bit-identical for a given thread
-/// count (and differ from one thread's only in the last bits). A batch that is one chunk (a
-/// `tcn`'s) is one `sgemm`, which ``BLAS/sgemm(transposeA:transposeB:m:n:k:alpha:a:lda:b:ldb:beta:c:ldc:)``
-/// splits by columns instead.
+/// With ``ComputeThreads/count`` above 1, the batch is cut into a multiple of that many chunks of
+/// balanced sizes (a `tcn`'s batch, one chunk at one thread, becomes one chunk a thread), and
+/// consecutive runs of chunks go to that many threads. Each worker writes its own samples'
+/// outputs and input gradients and sums its own share of `∂W`; the shares are added in worker
+/// order, so results are bit-identical for a given thread count (and differ from one thread's
+/// only in the last bits).
 public final class TemporalConvolution: Layer {
     /// How much zero padding to add at each end of the time axis.
     public enum Padding: Hashable, Sendable {
@@ -296,11 +296,18 @@ public final class TemporalConvolution: Layer {
         let gradWeight = Workspace()
     }
 
-    /// The batch split into consecutive chunks whose patch matrices fit ``patchBudget``.
+    /// The batch split into consecutive chunks of balanced sizes whose patch matrices fit
+    /// ``patchBudget``, their number a multiple of ``ComputeThreads/count`` (at most one chunk a
+    /// sample), so that every worker gets the same share: a budget of 30 samples splits a batch
+    /// of 32 into 16 and 16, not into 30 and 2.
     private func chunks(_ geometry: Geometry) -> [Range<Int>] {
+        let batch = geometry.batch
         let perSample = max(1, inChannels * kernelSize * geometry.outPlane)
-        let size = max(1, min(geometry.batch, patchBudget / perSample))
-        return Swift.stride(from: 0, to: geometry.batch, by: size).map { $0..<min($0 + size, geometry.batch) }
+        let size = max(1, min(batch, patchBudget / perSample))
+        let threads = max(1, min(ComputeThreads.count, batch))
+        let needed = (batch + size - 1) / size
+        let count = min(batch, (needed + threads - 1) / threads * threads)
+        return (0..<count).map { (($0 * batch) / count)..<((($0 + 1) * batch) / count) }
     }
 
     /// Whether the patches of a sample are the sample itself (`k = 1`, `s = 1`, `p = 0`).

@@ -67,20 +67,23 @@ public final class TemporalMaxPooling: Layer {
         let output = Tensor(shape: outputShape) { y in
             x.withUnsafeBufferPointer { values in
                 winners.withUnsafeMutableBufferPointer { winners in
-                    for row in 0..<rows {
-                        for t in 0..<outLength {
-                            // Padding never wins, so the window is the real frames it covers.
-                            let first = max(0, t * stride - padding)
-                            let end = min(length, t * stride - padding + kernelSize)
-                            for v in 0..<width {
-                                var best = (row * length + first) * width + v
-                                for frame in (first + 1)..<max(first + 1, end) {
-                                    let index = (row * length + frame) * width + v
-                                    if values[index] > values[best] { best = index }
+                    let winners = winners
+                    ComputeThreads.forEachPart(of: rows, minimumSize: rowsPerPart(length * width)) { _, rows in
+                        for row in rows {
+                            for t in 0..<outLength {
+                                // Padding never wins, so the window is the real frames it covers.
+                                let first = max(0, t * stride - padding)
+                                let end = min(length, t * stride - padding + kernelSize)
+                                for v in 0..<width {
+                                    var best = (row * length + first) * width + v
+                                    for frame in (first + 1)..<max(first + 1, end) {
+                                        let index = (row * length + frame) * width + v
+                                        if values[index] > values[best] { best = index }
+                                    }
+                                    let out = (row * outLength + t) * width + v
+                                    y[out] = values[best]
+                                    winners[out] = best
                                 }
-                                let out = (row * outLength + t) * width + v
-                                y[out] = values[best]
-                                winners[out] = best
                             }
                         }
                     }
@@ -101,9 +104,19 @@ public final class TemporalMaxPooling: Layer {
         var gradInput = Tensor(zeros: inputShape)
         gradOutput.withUnsafeBufferPointer { g in
             gradInput.withUnsafeMutableBufferPointer { dx in
-                for (out, winner) in winners.enumerated() { dx[winner] += g[out] }
+                // A row's outputs have their winners in the same row, so rows split between threads.
+                let (rows, rowSize) = (inputShape[0] * inputShape[1], winners.count / max(1, inputShape[0] * inputShape[1]))
+                let (dx, winners) = (dx, winners)
+                ComputeThreads.forEachPart(of: rows, minimumSize: rowsPerPart(rowSize)) { _, rows in
+                    for out in (rows.lowerBound * rowSize)..<(rows.upperBound * rowSize) { dx[winners[out]] += g[out] }
+                }
             }
         }
         return gradInput
+    }
+
+    /// The fewest rows of `rowSize` elements worth a thread of their own.
+    private func rowsPerPart(_ rowSize: Int) -> Int {
+        max(1, ComputeThreads.elementsPerPart / max(1, rowSize))
     }
 }

@@ -21,9 +21,11 @@ public enum BLAS {
     ///
     /// OpenBLAS's own threads spin for a while after each call, taking the core that ActionLab's
     /// next parallel step needs, and split the small products of a graph model poorly; ActionLab
-    /// splits work between threads itself (``ComputeThreads``).
+    /// splits work between threads itself (``ComputeThreads``). The same first call keeps freed
+    /// tensors' memory in the heap (``HeapRetention``).
     private static let singleThreadedByDefault: Void = {
         openblas_set_num_threads(1)
+        _ = actionlab_retain_freed_heap(HeapRetention.mmapThreshold, HeapRetention.trimThreshold)
     }()
 
     /// Threads OpenBLAS uses for one call (`openblas_get_num_threads`): always 1.

@@ -126,6 +126,14 @@ enum VectorKernels {
         return total
     }
 
+    /// `Σ a[i] · b[i]` with products and sum in `Double`, in index order (for a scalar gradient
+    /// summed over many terms of either sign, such as CTR-GCN's `∂α`).
+    static func dotInDouble(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Double {
+        var total: Double = 0
+        for i in 0..<count { total += Double(a[i]) * Double(b[i]) }
+        return total
+    }
+
     /// Batch normalization's forward map of one run of a channel:
     /// `x̂[i] = (x[i] − mean) · inverseStandardDeviation`, `y[i] = γ · x̂[i] + β`.
     static func normalize(
