@@ -22,6 +22,15 @@ extension AtomicFile {
     ///   folder cannot be opened or `syncfs` fails.
     public static func withDeferredSync<R>(flushing folder: URL, _ body: () throws -> R) throws -> R {
         let result = try $syncIsDeferred.withValue(true, operation: body)
+        try syncFileSystem(containing: folder)
+        return result
+    }
+
+    /// Flushes the file system that holds `folder` with `syncfs(2)` (or `sync(2)` where the C
+    /// library lacks it): every file written there, by any writer, is on disk when it returns.
+    /// - Parameter folder: A folder on the file system to flush.
+    /// - Throws: ``AtomicFileError`` if the folder cannot be opened or `syncfs` fails.
+    public static func syncFileSystem(containing folder: URL) throws {
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
         guard descriptor >= 0 else {
             throw AtomicFileError(path: folder.path, operation: "open for syncfs", reason: lastErrorText())
@@ -29,12 +38,11 @@ extension AtomicFile {
         defer { close(descriptor) }
         guard let syncFileSystem = Self.syncfs else {
             Glibc.sync()  // every file system: slower, as durable
-            return result
+            return
         }
         guard syncFileSystem(descriptor) == 0 else {
             throw AtomicFileError(path: folder.path, operation: "syncfs", reason: lastErrorText())
         }
-        return result
     }
 
     /// glibc's `syncfs(2)` wrapper, looked up at run time: Swift's Glibc module leaves out the

@@ -16,14 +16,21 @@ public enum AtomicFile {
     ///   - destination: The file to create or replace. Its folder must exist.
     ///   - temporary: Where `write` should create the new file; must be in the destination's
     ///     folder. Default: ``temporaryURL(for:)``.
+    ///   - syncing: Whether to `fsync` the file before the rename and its folder after it. Pass
+    ///     false only when the caller flushes the file system later
+    ///     (``syncFileSystem(containing:)``) and a reader checks what it reads (a checksum), since
+    ///     after a power cut before that flush the renamed file may hold fewer bytes than written.
     ///   - write: Creates the complete file at its argument.
     /// - Throws: What `write` throws, or ``AtomicFileError`` if syncing or renaming fails. The
     ///   temporary file is removed on any failure.
-    public static func replace(_ destination: URL, temporary: URL? = nil, write: (URL) throws -> Void) throws {
+    public static func replace(
+        _ destination: URL, temporary: URL? = nil, syncing: Bool = true, write: (URL) throws -> Void
+    ) throws {
         let temporary = temporary ?? temporaryURL(for: destination)
+        let syncing = syncing && !syncIsDeferred
         do {
             try write(temporary)
-            if !syncIsDeferred { try sync(path: temporary.path, directory: false) }
+            if syncing { try sync(path: temporary.path, directory: false) }
             guard rename(temporary.path, destination.path) == 0 else {
                 throw AtomicFileError(path: destination.path, operation: "rename", reason: lastErrorText())
             }
@@ -32,7 +39,7 @@ public enum AtomicFile {
             throw error
         }
         // The new file is complete and in place; making the rename durable is best effort.
-        if !syncIsDeferred { try? sync(path: destination.deletingLastPathComponent().path, directory: true) }
+        if syncing { try? sync(path: destination.deletingLastPathComponent().path, directory: true) }
     }
 
     /// Writes `data` to `url` atomically, creating the parent folder if needed.
@@ -41,15 +48,19 @@ public enum AtomicFile {
     ///   - url: The file to create or replace.
     ///   - temporary: Where to write before the rename, in `url`'s folder; default
     ///     ``temporaryURL(for:)``.
+    ///   - syncing: As for ``replace(_:temporary:syncing:write:)``.
     /// - Throws: ``AtomicFileError`` naming the file and the system's reason.
-    public static func write(_ data: Data, to url: URL, temporary: URL? = nil) throws {
+    public static func write(_ data: Data, to url: URL, temporary: URL? = nil, syncing: Bool = true) throws {
         let folder = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw AtomicFileError(path: folder.path, operation: "create folder", reason: error.localizedDescription)
+        // One `mkdir` when the folder exists (the usual case); Foundation for missing parents.
+        if mkdir(folder.path, 0o777) != 0 && errno != EEXIST {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw AtomicFileError(path: folder.path, operation: "create folder", reason: error.localizedDescription)
+            }
         }
-        try replace(url, temporary: temporary) { temporary in
+        try replace(url, temporary: temporary, syncing: syncing) { temporary in
             let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
             guard descriptor >= 0 else {
                 throw AtomicFileError(path: temporary.path, operation: "create", reason: lastErrorText())

@@ -23,9 +23,9 @@ extension CacheEntry {
     }
 
     /// Writes `contents` with ``AtomicFile``, turning its error into ``FeatureCacheError``.
-    static func writeAtomically(_ contents: Data, to url: URL, temporary: URL?) throws {
+    static func writeAtomically(_ contents: Data, to url: URL, temporary: URL?, syncing: Bool = true) throws {
         do {
-            try AtomicFile.write(contents, to: url, temporary: temporary)
+            try AtomicFile.write(contents, to: url, temporary: temporary, syncing: syncing)
         } catch let error as AtomicFileError {
             throw FeatureCacheError.cannotWrite(file: error.path, operation: error.operation, reason: error.reason)
         }

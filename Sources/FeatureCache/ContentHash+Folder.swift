@@ -16,16 +16,21 @@ extension ContentHash {
     /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` if the folder or a file
     ///   cannot be read, ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
     public static func sha256(ofFolderAt url: URL, fileExtension: String) throws -> ContentHash {
-        try sha256(ofFolderAt: url, fileExtension: fileExtension) { try sha256(ofFileAt: URL(fileURLWithPath: $0)) }
+        try sha256(ofFolderAt: url, fileExtension: fileExtension) { path, _ in try sha256(ofFileAt: URL(fileURLWithPath: path)) }
     }
 
     /// The folder hash of ``sha256(ofFolderAt:fileExtension:)`` with each file's hash given by
-    /// `fileHash`, called with the file's path: the folder's standardized path, `/`, its name.
-    static func sha256(ofFolderAt url: URL, fileExtension: String, fileHash: (String) throws -> ContentHash) throws -> ContentHash {
+    /// `fileHash`, called with the file's path (the folder's standardized path, `/`, its name)
+    /// and its name.
+    static func sha256(
+        ofFolderAt url: URL, fileExtension: String, fileHash: (_ path: String, _ name: String) throws -> ContentHash
+    ) throws -> ContentHash {
         let names: [String]
+        // `name.<extension>` with a non-empty name, as `NSString.pathExtension` reads it.
+        let suffix = "." + fileExtension.lowercased()
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url.path)
-                .filter { !$0.hasPrefix(".") && ($0 as NSString).pathExtension.lowercased() == fileExtension.lowercased() }
+                .filter { !$0.hasPrefix(".") && $0.utf8.count > suffix.utf8.count && $0.lowercased().hasSuffix(suffix) }
                 .sorted()
         } catch {
             throw FeatureCacheError.cannotReadSource(path: url.path, reason: error.localizedDescription)
@@ -34,7 +39,7 @@ extension ContentHash {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         var listing = ""
         for name in names {
-            listing += "\(name)\t\(try fileHash(prefix + name).hexDigest)\n"
+            listing += "\(name)\t\(try fileHash(prefix + name, name).hexDigest)\n"
         }
         return try sha256(of: listing)
     }

@@ -84,18 +84,31 @@ public final class FileIdentityIndex: @unchecked Sendable {
     }
 
     /// ``contentHash(ofFileAt:)`` of the file at `path`, which is absolute and standardized.
-    private func contentHash(atPath path: String) throws -> ContentHash {
+    /// - Parameter keep: If given, a file the index does not know and of at most
+    ///   ``HashedFolder/largestKeptFile`` bytes is read whole and its bytes passed to `keep`
+    ///   (read once for the hash and for an importer); else it is hashed in chunks.
+    private func contentHash(atPath path: String, keep: ((Data) -> Void)? = nil) throws -> ContentHash {
         guard let before = FileIdentity(path: path) else { return try ContentHash.sha256(ofFileAt: URL(fileURLWithPath: path)) }
         if let record = record(for: path), record.identity == before, record.isTrusted(margin: racyMargin) {
             lock.withLock { hitCount += 1 }
             return record.hash
         }
         let started = Self.now()
-        let hash = try ContentHash.sha256(ofFileAt: URL(fileURLWithPath: path))
+        let hash: ContentHash
+        let after: FileIdentity?
+        if let keep, before.size <= HashedFolder.largestKeptFile {
+            let file = try WholeFile.read(atPath: path, expectedSize: Int(before.size))
+            hash = try ContentHash.sha256(of: file.bytes)
+            after = file.identity
+            keep(file.bytes)
+        } else {
+            hash = try ContentHash.sha256(ofFileAt: URL(fileURLWithPath: path, isDirectory: false))
+            after = FileIdentity(path: path)
+        }
         lock.withLock {
             hashedCount += 1
             // A file that changed while it was read is not recorded: its hash may mix two versions.
-            if FileIdentity(path: path) == before {
+            if after == before {
                 let record = Record(identity: before, hashedAt: started, hash: hash)
                 records[path] = record
                 added[path] = record
@@ -108,7 +121,31 @@ public final class FileIdentityIndex: @unchecked Sendable {
     /// ``contentHash(ofFileAt:)``.
     /// - Throws: As ``ContentHash/sha256(ofFolderAt:fileExtension:)``.
     public func contentHash(ofFolderAt url: URL, fileExtension: String) throws -> ContentHash {
-        try ContentHash.sha256(ofFolderAt: url, fileExtension: fileExtension) { try contentHash(atPath: $0) }
+        try ContentHash.sha256(ofFolderAt: url, fileExtension: fileExtension) { path, _ in try contentHash(atPath: path) }
+    }
+
+    /// ``contentHash(ofFolderAt:fileExtension:)``, keeping the bytes of the files it had to read,
+    /// so that an importer of the folder reads each file once on a first import.
+    ///
+    /// A file the index knows is not read (its bytes are not kept); one it does not know is read
+    /// whole, hashed and kept, up to ``HashedFolder/keptBytesLimit`` bytes for the folder (later
+    /// files are hashed in chunks and not kept).
+    /// - Parameters:
+    ///   - url: The folder.
+    ///   - fileExtension: The extension of the files that count, without the dot.
+    /// - Returns: The folder's hash and the kept bytes by file name.
+    /// - Throws: As ``ContentHash/sha256(ofFolderAt:fileExtension:)``.
+    public func hashFolder(at url: URL, fileExtension: String) throws -> HashedFolder {
+        var kept: [String: Data] = [:]
+        var keptBytes = 0
+        let hash = try ContentHash.sha256(ofFolderAt: url, fileExtension: fileExtension) { path, name in
+            let keep: ((Data) -> Void)? = keptBytes < HashedFolder.keptBytesLimit ? { bytes in
+                keptBytes += bytes.count
+                kept[name] = bytes
+            } : nil
+            return try contentHash(atPath: path, keep: keep)
+        }
+        return HashedFolder(hash: hash, readFiles: kept)
     }
 
     /// How many hashes came from the index and how many were computed by reading the file, since

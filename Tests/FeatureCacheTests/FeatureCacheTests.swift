@@ -81,6 +81,30 @@ final class Counter: @unchecked Sendable {
         #expect(shardFiles == ["\(entry.key.hexDigest).h5"])
     }
 
+    @Test func entriesStoredWithDeferredSyncAreCompleteAndReadable() throws {
+        let directory = try TemporaryDirectory()
+        let cache = try FeatureCache(directory: directory.url.appendingPathComponent("cache"))
+        let entries = try (1...3).map { count in try makeEntry(sampleSequences(count: count), source: "clip-\(count)") }
+        let stored = try cache.withDeferredSync {
+            for entry in entries { try cache.store(entry) }
+            return entries.count
+        }
+        #expect(stored == 3)
+        for entry in entries {
+            let read = try #require(try cache.lookup(key: entry.key))
+            expectBitExact(read.sequences, entry.sequences)
+            let shard = try FileManager.default.contentsOfDirectory(atPath: cache.url(for: entry.key).deletingLastPathComponent().path)
+            #expect(!shard.contains { $0.hasSuffix(FeatureCache.temporarySuffix) })
+        }
+        // What the body throws comes out, and the cache stores (and syncs) as before afterwards.
+        #expect(throws: FeatureCacheError.self) {
+            try cache.withDeferredSync { throw FeatureCacheError.invalidKey("x") }
+        }
+        let later = try makeEntry(sampleSequences(count: 5), source: "clip-5")
+        try cache.store(later)
+        #expect(try cache.lookup(key: later.key) != nil)
+    }
+
     @Test func missingKeyIsNil() throws {
         let directory = try TemporaryDirectory()
         let cache = try FeatureCache(directory: directory.url)

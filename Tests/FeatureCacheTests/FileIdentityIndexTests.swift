@@ -125,4 +125,30 @@ import Testing
         #expect(try index.contentHash(ofFolderAt: folder, fileExtension: "json") == expected)
         #expect(index.statistics == (hits: 5, hashed: 5))
     }
+
+    @Test func aHashedFolderKeepsTheBytesItReadAndNoneFromTheIndex() throws {
+        let directory = try TemporaryDirectory()
+        let files = try Self.files(4, in: directory)
+        try Data("not a frame".utf8).write(to: directory.file("data/notes.txt"))
+        let folder = directory.file("data")
+        let cache = directory.file("cache")
+        let expected = try ContentHash.sha256(ofFolderAt: folder, fileExtension: "json")
+        let first = FileIdentityIndex(directory: cache, racyMargin: 0)
+        let read = try first.hashFolder(at: folder, fileExtension: "json")
+        #expect(read.hash == expected)
+        #expect(read.readFiles == Dictionary(uniqueKeysWithValues: try files.map { ($0.lastPathComponent, try Data(contentsOf: $0)) }))
+        try first.save()
+        let second = FileIdentityIndex(directory: cache, racyMargin: 0)
+        let known = try second.hashFolder(at: folder, fileExtension: "json")
+        #expect(known.hash == expected)
+        #expect(known.readFiles.isEmpty, "files the index knows are not read")
+        #expect(second.statistics == (hits: 4, hashed: 0))
+        // One file changed: only it is read (and kept), and the hash follows it.
+        try Data("{\"people\": [42, 42]}".utf8).write(to: files[2])
+        let third = FileIdentityIndex(directory: cache, racyMargin: 0)
+        let changed = try third.hashFolder(at: folder, fileExtension: "json")
+        #expect(changed.hash == (try ContentHash.sha256(ofFolderAt: folder, fileExtension: "json")))
+        #expect(changed.hash != expected)
+        #expect(changed.readFiles == ["f2.json": Data("{\"people\": [42, 42]}".utf8)])
+    }
 }

@@ -31,6 +31,29 @@ import Testing
         #expect((0..<54).allSatisfy { pose.keypoints[2 * 54 + $0] == 0 }, "a frame without people is zeros")
     }
 
+    @Test("OpenPose: bytes the caller already read are used instead of reading the file again")
+    func openPoseReadFiles() throws {
+        let directory = try TemporaryDirectory()
+        let still = (0..<18).flatMap { _ in [50.0, 25.0, 0.9] }
+        let moved = (0..<18).flatMap { _ in [150.0, 75.0, 0.9] }
+        for frame in 0..<3 {
+            _ = try writeFixture(Self.openPoseFrame(people: [still]), named: "clip/clip_00000000000\(frame)_keypoints.json", in: directory.url)
+        }
+        let importer = OpenPoseJSONImporter(imageWidth: 200, imageHeight: 100)
+        let names = (0..<3).map { "clip_00000000000\($0)_keypoints.json" }
+        let onDisk = try Dictionary(uniqueKeysWithValues: names.map { ($0, try Data(contentsOf: directory.file("clip/\($0)"))) })
+        let plain = try importer.importContents(from: directory.file("clip"), layout: .vision18, frameRate: 30, label: "wave")
+        let given = try importer.importContents(
+            from: directory.file("clip"), layout: .vision18, frameRate: 30, label: "wave", readFiles: onDisk)
+        #expect(given.sequences == plain.sequences, "the same bytes give the same sequence")
+        // Other bytes for frame 1: the sequence follows them, so the file was not read.
+        let other = try importer.importContents(
+            from: directory.file("clip"), layout: .vision18, frameRate: 30, label: "wave",
+            readFiles: [names[1]: Data(Self.openPoseFrame(people: [moved]).utf8)])
+        let pose = try #require(other.sequences.first?.sequence)
+        #expect(pose[0, 0, 0] == 0.25 && pose[1, 0, 0] == 0.75 && pose[2, 0, 0] == 0.25)
+    }
+
     @Test("OpenPose: a person array of the wrong size names the file and JSON path")
     func openPoseWrongSize() throws {
         let directory = try TemporaryDirectory()

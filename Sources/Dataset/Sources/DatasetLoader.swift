@@ -131,9 +131,13 @@ public struct DatasetLoader {
             }
             return sequences
         }
-        var train = read(dataset.sources, role: "train")
-        var validation = dataset.validation.strategy == .files ? read(dataset.validation.sources, role: "validation") : []
-        let test = read(dataset.test?.sources ?? [], role: "test") + selectedForTest
+        // The entries are flushed once, after the last import, not two `fsync`s each.
+        var (train, validation, test) = try cache.withDeferredSync {
+            let train = read(dataset.sources, role: "train")
+            let validation = dataset.validation.strategy == .files ? read(dataset.validation.sources, role: "validation") : []
+            return (train, validation, read(dataset.test?.sources ?? [], role: "test"))
+        }
+        test += selectedForTest
         saveIdentityIndex()
         guard failures.isEmpty else { throw DatasetError.sourcesFailed(failures) }
         try checkNoOverlap(records)
@@ -296,7 +300,9 @@ public struct DatasetLoader {
             return ([DatasetSequence(sequence)], result.key.hexDigest, result.sourceHash.hexDigest, result.hit, nil)
         case .openpose:
             let importer = OpenPoseJSONImporter(imageWidth: source.imageSize?.width ?? 1, imageHeight: source.imageSize?.height ?? 1)
-            let hash = try cache.identities.contentHash(ofFolderAt: sample.file, fileExtension: "json")
+            // Each frame file is read once: the bytes read to hash it are imported on a miss.
+            let folder = try cache.identities.hashFolder(at: sample.file, fileExtension: "json")
+            let hash = folder.hash
             let settings = [
                 "label": sample.label ?? "", "image_width": "\(importer.imageWidth)", "image_height": "\(importer.imageHeight)",
             ]
@@ -306,7 +312,8 @@ public struct DatasetLoader {
                 layoutName: configuration.features.layout.name, frameRate: source.frameRate
             ) {
                 let imported = try importer.importContents(
-                    from: sample.file, layout: configuration.features.layout, frameRate: source.frameRate, label: sample.label)
+                    from: sample.file, layout: configuration.features.layout, frameRate: source.frameRate, label: sample.label,
+                    readFiles: folder.readFiles)
                 return ImportedContents(sequences: imported.sequences, metadata: imported.clamped.metadata)
             }
             return (

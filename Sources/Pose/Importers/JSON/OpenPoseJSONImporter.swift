@@ -7,7 +7,7 @@ import Foundation
 /// pixels, origin at the top left, for the COCO (18 joints) or BODY_25 (25 joints) model
 /// (``OpenPoseSkeleton``). The files give no image size, so the importer is told it
 /// (``imageWidth``, ``imageHeight``: the manifest source's `imageSize`) to normalize to Vision's
-/// convention: `x / width`, `1 - y / height`, clamped to [0, 1] (``importContents(from:layout:frameRate:label:)``
+/// convention: `x / width`, `1 - y / height`, clamped to [0, 1] (``importContents(from:layout:frameRate:label:readFiles:)``
 /// counts the keypoints clamped, ``ClampedKeypoints``); undetected joints (confidence 0) are (0, 0, 0). With several people in a frame the most prominent one (largest keypoint box)
 /// is kept, as for pose estimation; a frame without people is zeros.
 ///
@@ -41,12 +41,19 @@ public struct OpenPoseJSONImporter: SequenceImporter {
     /// Reads the folder `url` as ``importSequences(from:layout:frameRate:label:)`` does, and counts
     /// the detected keypoints of the kept people that lay outside the image and were clamped.
     ///
-    /// - Parameters: As for ``importSequences(from:layout:frameRate:label:)``.
+    /// - Parameters:
+    ///   - url: The folder of per-frame JSON files.
+    ///   - layout: Must be ``SkeletonLayout/vision18``.
+    ///   - frameRate: Frames per second of the numbered frames.
+    ///   - label: The sequence's label.
+    ///   - readFiles: Bytes of some of the folder's files, by file name, already read by the
+    ///     caller (to hash the folder, say); these files are not read again. Default none.
     /// - Returns: The folder's one sequence, and the clamped keypoints (the first named by file,
     ///   frame, joint and its pixel coordinates).
     /// - Throws: As ``importSequences(from:layout:frameRate:label:)``.
-    public func importContents(from url: URL, layout: SkeletonLayout, frameRate: Double, label: String?)
-        throws -> (sequences: [LabeledSequence], clamped: ClampedKeypoints) {
+    public func importContents(
+        from url: URL, layout: SkeletonLayout, frameRate: Double, label: String?, readFiles: [String: Data] = [:]
+    ) throws -> (sequences: [LabeledSequence], clamped: ClampedKeypoints) {
         guard layout.name == SkeletonLayout.vision18.name else {
             throw ImportError(path: url.path, line: nil, kind: .unsupported(feature: "OpenPose keypoints into layout '\(layout.name)' (only vision18)"))
         }
@@ -56,23 +63,25 @@ public struct OpenPoseJSONImporter: SequenceImporter {
         var keypoints: [Float] = []
         var timestamps: [Double] = []
         var clamped = ClampedKeypoints()
+        keypoints.reserveCapacity(files.count * layout.jointCount * layout.channelCount)
+        timestamps.reserveCapacity(files.count)
         for (frame, file) in files.enumerated() {
-            let people = try self.people(in: file.url)
+            let people = try self.people(in: file.path, bytes: readFiles[file.name])
             let kept = DetectedPerson.mostProminent(among: people.map(\.person))
             if let kept, let outside = people.first(where: { $0.person == kept })?.outside {
                 for joint in outside {
                     clamped.record(
-                        "\(file.url.path) frame \(frame) joint \(layout.joints[joint.joint]) at "
+                        "\(file.path) frame \(frame) joint \(layout.joints[joint.joint]) at "
                             + "(\(Self.pixels(joint.x, imageWidth)), \(Self.pixels(joint.y, imageHeight))) px")
                 }
             }
             keypoints += (kept ?? .undetected).frameValues
             let timestamp = Double(file.number - firstNumber) / frameRate
             if let previous = timestamps.last, timestamp <= previous {
-                throw ImportError(path: file.url.path, line: nil, kind: .nonIncreasingTimestamp(previous: previous, found: timestamp))
+                throw ImportError(path: file.path, line: nil, kind: .nonIncreasingTimestamp(previous: previous, found: timestamp))
             }
             if let previous = timestamps.last, let frames = PoseSequence.framesOfGapTooLong(seconds: timestamp - previous, at: frameRate) {
-                throw ImportError(path: file.url.path, line: nil, kind: .timestampGapTooLong(previous: previous, found: timestamp, frames: frames))
+                throw ImportError(path: file.path, line: nil, kind: .timestampGapTooLong(previous: previous, found: timestamp, frames: frames))
             }
             timestamps.append(timestamp)
         }
@@ -82,8 +91,8 @@ public struct OpenPoseJSONImporter: SequenceImporter {
         return ([LabeledSequence(id: url.path, label: label, group: url.path, sequence: sequence)], clamped)
     }
 
-    /// The folder's `.json` files with their frame numbers, in frame order.
-    private func frameFiles(in folder: URL) throws -> [(url: URL, number: Int)] {
+    /// The folder's `.json` files (name and path) with their frame numbers, in frame order.
+    private func frameFiles(in folder: URL) throws -> [(name: String, path: String, number: Int)] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -91,10 +100,11 @@ public struct OpenPoseJSONImporter: SequenceImporter {
         } catch {
             throw ImportError(path: folder.path, line: nil, kind: .unreadable(reason: error.localizedDescription))
         }
+        let prefix = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
         let numbered = names.enumerated().map { index, name in
-            (url: folder.appendingPathComponent(name), number: Self.lastNumber(in: name) ?? index)
+            (name: name, path: prefix + name, number: Self.lastNumber(in: name) ?? index)
         }
-        return numbered.sorted { ($0.number, $0.url.lastPathComponent) < ($1.number, $1.url.lastPathComponent) }
+        return numbered.sorted { ($0.number, $0.name) < ($1.number, $1.name) }
     }
 
     /// A normalized coordinate back in pixels, to two decimals (the file's value).
@@ -104,23 +114,28 @@ public struct OpenPoseJSONImporter: SequenceImporter {
 
     /// The last run of decimal digits in `name` (`000000000042` in `clip_000000000042_keypoints.json`).
     static func lastNumber(in name: String) -> Int? {
-        let digits = name.split(whereSeparator: { !$0.isNumber }).last
-        return digits.flatMap { Int($0) }
+        let bytes = name.utf8
+        guard let last = bytes.lastIndex(where: { (48...57).contains($0) }) else { return nil }
+        var first = last
+        while first > bytes.startIndex, case let before = bytes.index(before: first), (48...57).contains(bytes[before]) {
+            first = before
+        }
+        return Int(Substring(bytes[first...last]))
     }
 
     /// The people of one frame file, each with its detected joints outside the image.
     ///
-    /// The bytes are read once; ``OpenPoseFrameScanner`` reads the usual file, and any file it does
-    /// not accept goes through ``JSONCursor`` (`JSONSerialization`), which gives the same people or
-    /// today's error naming the file, line and column or JSON path.
-    private func people(in file: URL) throws -> [(person: DetectedPerson, outside: [(joint: Int, x: Double, y: Double)])] {
-        let data = try JSONCursor.contents(of: file)
+    /// The bytes are read once (or given, `bytes`); ``OpenPoseFrameScanner`` reads the usual file,
+    /// and any file it does not accept goes through ``JSONCursor`` (`JSONSerialization`), which
+    /// gives the same people or today's error naming the file, line and column or JSON path.
+    private func people(in file: String, bytes: Data?) throws -> [(person: DetectedPerson, outside: [(joint: Int, x: Double, y: Double)])] {
+        let data = try bytes ?? JSONCursor.contents(of: URL(fileURLWithPath: file, isDirectory: false))
         let scanned = data.withUnsafeBytes { OpenPoseFrameScanner.keypointArrays(in: $0.bindMemory(to: UInt8.self)) }
         if let scanned {
             let people = scanned.compactMap(person(from:))
             if people.count == scanned.count { return people }
         }
-        let root = try JSONCursor.parse(data, file: file.path)
+        let root = try JSONCursor.parse(data, file: file)
         guard let people = try root.member("people") else { return [] }
         return try people.elements().compactMap { person in
             guard let flat = try person.member("pose_keypoints_2d") else { return nil }
