@@ -16,8 +16,8 @@ public struct FeatureConfiguration: Sendable, Hashable {
     /// The pose landmarker's settings for video sources.
     public var pose: PoseEstimationConfiguration
     /// How many videos are extracted at once (each worker with its own landmarker, decoding
-    /// pipelined as for one), and keypoint files imported; nil for the number of cores
-    /// (``extractionWorkers``). Not part of any cache key or trial id: the results are the same
+    /// pipelined as for one), and keypoint files imported; nil for the number of cores, at
+    /// most Slurm's `SLURM_CPUS_PER_TASK` (``extractionWorkers``). Not part of any cache key or trial id: the results are the same
     /// for every value.
     public var workers: Int?
 
@@ -33,8 +33,25 @@ public struct FeatureConfiguration: Sendable, Hashable {
         self.workers = workers
     }
 
-    /// ``workers``, else the cores this process may run on.
+    /// ``workers``, else the cores this process may run on (``availableCores(environment:)``).
     public var extractionWorkers: Int {
-        workers ?? ProcessInfo.processInfo.activeProcessorCount
+        workers ?? Self.availableCores()
+    }
+
+    /// The cores a process may keep busy: `ProcessInfo.activeProcessorCount` (which follows
+    /// `taskset` and cgroup limits), at most the CPUs Slurm allotted the task when it says so.
+    ///
+    /// A Slurm cluster without CPU binding (`TaskPlugin=task/none`, `ProctrackType=proctrack/linuxproc`)
+    /// lets a job see every core of its node, so an extraction shard submitted with
+    /// `--cpus-per-task=2` would start a landmarker per core of the node and crowd the other jobs
+    /// there. Slurm exports the allotment as `SLURM_CPUS_PER_TASK` (set when `--cpus-per-task`
+    /// is given, as ActionLab's job scripts always do).
+    /// - Parameter environment: The process environment; a value that is not a positive integer
+    ///   is ignored.
+    /// - Returns: At least 1.
+    public static func availableCores(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        guard let text = environment["SLURM_CPUS_PER_TASK"], let allotted = Int(text), allotted > 0 else { return cores }
+        return min(cores, allotted)
     }
 }

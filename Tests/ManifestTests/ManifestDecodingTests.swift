@@ -161,4 +161,18 @@ import Testing
         try Data(ManifestFixture.minimal().utf8).write(to: url)
         #expect(try ExperimentConfiguration.load(contentsOf: url, baseDirectory: fixture.base).name == "x")
     }
+
+    @Test func workersDefaultToTheCoresAtMostSlurmsAllotment() {
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        #expect(FeatureConfiguration.availableCores(environment: [:]) == cores)
+        #expect(FeatureConfiguration.availableCores(environment: ["SLURM_CPUS_PER_TASK": "1"]) == 1)
+        #expect(FeatureConfiguration.availableCores(environment: ["SLURM_CPUS_PER_TASK": "4096"]) == cores)
+        for ignored in ["0", "-2", "two", ""] {
+            #expect(FeatureConfiguration.availableCores(environment: ["SLURM_CPUS_PER_TASK": ignored]) == cores)
+        }
+        var features = FeatureConfiguration(cache: URL(fileURLWithPath: "/tmp/cache"))
+        #expect(features.extractionWorkers == FeatureConfiguration.availableCores())
+        features.workers = 3
+        #expect(features.extractionWorkers == 3)
+    }
 }
