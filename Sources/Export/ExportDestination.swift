@@ -60,7 +60,24 @@ enum ExportDestination {
         do {
             try manager.createDirectory(at: output, withIntermediateDirectories: true)
         } catch {
+            // Foundation's message for a file in the way says only that the operation failed.
+            if let file = fileInTheWay(of: output) {
+                throw ExportError.unsuitableOutput(path: output.path, reason: "\(file.path) is a file, not a folder")
+            }
             throw AtomicFileError(path: output.path, operation: "create folder", reason: error.localizedDescription)
         }
+    }
+
+    /// The nearest existing ancestor of `url` if it is a file rather than a folder.
+    private static func fileInTheWay(of url: URL) -> URL? {
+        var current = url.standardizedFileURL
+        while current.path != "/" {
+            current = current.deletingLastPathComponent()
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: current.path, isDirectory: &isDirectory) {
+                return isDirectory.boolValue ? nil : current
+            }
+        }
+        return nil
     }
 }

@@ -69,6 +69,12 @@ import Training
         #expect { try EnsembleExporter().export(from: folder, to: folder.appendingPathComponent(boneOfSeed2)) } throws: {
             "\($0)".contains("it is a sweep or trial folder of actionlab run")
         }
+        // A file where a parent folder should be is named, not Foundation's "could not be completed".
+        let notAFolder = scratch.file("not-a-folder")
+        try Data("x".utf8).write(to: notAFolder)
+        #expect { try EnsembleExporter().export(from: folder, to: notAFolder.appendingPathComponent("deeper/export")) } throws: {
+            "\($0)".contains("\(notAFolder.path) is a file, not a folder")
+        }
 
         // A damaged scores file takes its seed out of the candidates, and the card and selection say so.
         let damaged = scratch.file("damaged")
