@@ -81,10 +81,20 @@ public struct SweepSummary {
                 + "\(plan.sweep.selection.rawValue) (mean over seeds; ties: lower mean validation loss, then grid order)."
     }
 
-    /// `setting | value`: ``settings(_:)`` of the base configuration.
+    /// `setting | value`: ``settings(_:)`` of the base configuration, except where the grid's
+    /// configurations disagree (a swept `training.recipe` changes the optimizer line, a swept
+    /// `model.kind` the model line): those rows give each configuration's value, in grid order
+    /// and without repeats, so the table never shows a value some trials did not train with.
     var settingsTable: Table {
         var table = Table(header: ["setting", "value"])
-        for (key, value) in Self.settings(plan.base) { table.append([key, value]) }
+        let perCell = plan.cells.map { Self.settings($0) }
+        for (row, (key, value)) in Self.settings(plan.base).enumerated() {
+            var values: [String] = []
+            for settings in perCell where row < settings.count && !values.contains(settings[row].1) {
+                values.append(settings[row].1)
+            }
+            table.append([key, values.count > 1 ? "by configuration: " + values.joined(separator: "; or ") : value])
+        }
         return table
     }
 
@@ -211,10 +221,20 @@ public struct SweepSummary {
                 : "\(w.size) frames = \(NumberFormat.fixed(w.actionDuration, digits: 3)) s at \(w.frameRate) fps, stride \(w.stride), padding \(w.padding.rawValue)"),
             ("augmentation", augmentation.pipeline + (augmentation.steps.isEmpty ? "" : " (\(augmentation.steps.map(\.kind).joined(separator: ", ")))")),
             ("model", "\(m.kind): \(m.settingsDescription)"),
-            ("training", "\(t.epochs) epochs, batch \(t.batchSize), \(t.optimizer.rawValue) lr \(t.learningRate), weight decay \(t.weightDecay)"),
+            ("training", "\(t.epochs) epochs, batch \(t.batchSize), \(trainingDescription(t))"),
             ("validation", configuration.dataset.validation.strategy.rawValue),
             ("sequence aggregation", configuration.evaluation.aggregation.rawValue),
             ("seeds", t.seeds.map(String.init).joined(separator: ", ")),
         ]
+    }
+
+    /// The optimizer, its learning rate, momentum and weight decay, and the schedule's shape, as
+    /// `training.recipe` and the keys beside it resolved them.
+    static func trainingDescription(_ t: TrainingConfiguration) -> String {
+        var optimizer = "\(t.optimizer.rawValue) lr \(t.learningRate)"
+        if t.optimizer == .sgd {
+            optimizer += " (momentum \(t.momentum)\(t.nesterov ? ", Nesterov" : ""))"
+        }
+        return "\(optimizer), weight decay \(t.weightDecay), \(t.schedule.kind.rawValue) schedule"
     }
 }
