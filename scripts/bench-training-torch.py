@@ -5,11 +5,14 @@ scripts/make-ctrgcn-fixtures) for ctrgcn and ctrgcn-small: the modules the golde
 compare ActionLab against.
 
     python scripts/bench-training-torch.py --model stgcn --threads 1 [--batch 32] [--frames 60]
-        [--classes 6] [--steps 5] [--warmup 1]
+        [--classes 6] [--steps 5] [--warmup 1] [--layers R]
 
 Each step: forward in training mode, cross-entropy, zero_grad, backward, Adam step, on random
 windows [B, 3, T, 18, 1] with random labels. Prints one JSON line with the same fields as
 ActionLab's `training-benchmark`, plus "flopsPerWindow" (see flops_per_window) for both sides.
+With --layers R (stgcn and stgcn-small), also "layers": seconds per step of each kind of layer,
+forward and backward, measured as `training-benchmark --layers R` measures ActionLab's
+(layer_profile).
 """
 import argparse
 import importlib.machinery
@@ -131,6 +134,70 @@ def ctrgcn_flops_per_window(blocks, frames, classes):
     return 3 * 2 * multiply_adds
 
 
+LAYER_KINDS = ['graph convolution', 'temporal convolution', 'residual convolution', 'batch normalization', 'ReLU',
+               'residual sum']
+
+
+def layer_profile(model, batch, frames, repeats):
+    """Seconds per training step of each kind of layer of st-gcn's Model, forward and backward.
+
+    As ActionLab's LayerProfile (Sources/training-benchmark/LayerProfile.swift): each layer of
+    each block runs alone on the input it gets in a training-mode forward pass, R times a timed
+    forward and a timed backward of a fixed random output gradient, the input requiring a
+    gradient as inside a step; times are summed by kind over the blocks and divided by R. The
+    graph convolution includes `A * importance`, as Model.forward computes it for each block.
+    ReLU is measured out of place (an in-place ReLU cannot take a leaf that requires a gradient);
+    Dropout(0) is left out, as ActionLab builds no layer for it. Block inputs start from a
+    random [B, 3, T, 18] tensor, as ActionLab's.
+    """
+    forward, backward = {}, {}
+    generator = torch.Generator().manual_seed(0)
+
+    def time_layer(kind, function, x):
+        x = x.detach().requires_grad_(True)
+        output = function(x)
+        gradient = torch.rand(output.shape, generator=generator) * 2 - 1
+        output.backward(gradient)  # warm-up
+        for _ in range(repeats):
+            started = time.perf_counter()
+            output = function(x)
+            middle = time.perf_counter()
+            output.backward(gradient)
+            ended = time.perf_counter()
+            forward[kind] = forward.get(kind, 0.0) + (middle - started) / repeats
+            backward[kind] = backward.get(kind, 0.0) + (ended - middle) / repeats
+        return output.detach()
+
+    def kind_of(module):
+        if isinstance(module, nn.Conv2d):
+            return 'temporal convolution' if module.kernel_size[0] > 1 else 'residual convolution'
+        return 'batch normalization' if isinstance(module, nn.BatchNorm2d) else 'ReLU'
+
+    x = torch.rand(batch, CHANNELS, frames, JOINTS, generator=generator) * 2 - 1
+    for block, importance in zip(model.st_gcn_networks, model.edge_importance):
+        y = time_layer('graph convolution', lambda inputs: block.gcn(inputs, model.A * importance)[0], x)
+        for module in block.tcn:
+            if isinstance(module, nn.Dropout):
+                continue
+            function = nn.functional.relu if isinstance(module, nn.ReLU) else module
+            y = time_layer(kind_of(module), function, y)
+        residual = x
+        if isinstance(block.residual, nn.Sequential):
+            for module in block.residual:
+                residual = time_layer(kind_of(module), module, residual)
+        if isinstance(block.residual, nn.Sequential) or block.residual(1) == 1:
+            with torch.no_grad():
+                for _ in range(repeats):
+                    started = time.perf_counter()
+                    total = y + residual
+                    seconds = time.perf_counter() - started
+                    forward['residual sum'] = forward.get('residual sum', 0.0) + seconds / repeats
+                    backward['residual sum'] = backward.get('residual sum', 0.0) + seconds / repeats
+            y = total
+        x = time_layer('ReLU', nn.functional.relu, y)
+    return {kind: {'forward': forward[kind], 'backward': backward[kind]} for kind in LAYER_KINDS if kind in forward}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--model', choices=sorted(PRESETS), required=True)
@@ -140,7 +207,10 @@ def main():
     parser.add_argument('--classes', type=int, default=6)
     parser.add_argument('--steps', type=int, default=5)
     parser.add_argument('--warmup', type=int, default=1)
+    parser.add_argument('--layers', type=int, default=0, help='R: also time each kind of layer, R repeats (stgcn families)')
     arguments = parser.parse_args()
+    if arguments.layers and arguments.model not in ('stgcn', 'stgcn-small'):
+        parser.error('--layers profiles stgcn and stgcn-small')
     torch.set_num_threads(arguments.threads)
     torch.manual_seed(0)
     blocks = PRESETS[arguments.model]
@@ -162,13 +232,16 @@ def main():
     for _ in range(arguments.steps):
         step()
     seconds = time.perf_counter() - started
-    print(json.dumps({
+    report = {
         'model': arguments.model, 'threads': arguments.threads, 'batch': arguments.batch,
         'frames': arguments.frames, 'steps': arguments.steps, 'seconds': seconds,
         'windowsPerSecond': arguments.steps * arguments.batch / seconds,
         'flopsPerWindow': flops_per_window(arguments.model, blocks, arguments.frames, arguments.classes),
         'torch': torch.__version__,
-    }, sort_keys=True))
+    }
+    if arguments.layers:
+        report['layers'] = layer_profile(model, arguments.batch, arguments.frames, arguments.layers)
+    print(json.dumps(report, sort_keys=True))
 
 
 if __name__ == '__main__':

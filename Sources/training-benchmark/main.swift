@@ -14,10 +14,12 @@ import _BenchmarkSupport
 /// the gradients, the backward pass and an optimizer step, exactly the trainer's inner loop
 /// without data loading. After `--warmup` untimed steps it times `--steps` steps and prints
 /// `{"model", "threads", "batch", "frames", "steps", "seconds", "windowsPerSecond", "kernel"}` as
-/// JSON. Exit status 1 on an error (printed to standard error), 2 for wrong usage.
+/// JSON. With `--layers R` (ST-GCN families only) the report also has `"layers"`: seconds per step
+/// of each kind of layer, forward and backward, each layer timed alone (``LayerProfile``).
+/// Exit status 1 on an error (printed to standard error), 2 for wrong usage.
 let usage = """
     usage: training-benchmark --model KIND [--threads N] [--batch 32] [--frames 60]
-                              [--classes 6] [--steps 5] [--warmup 1]
+                              [--classes 6] [--steps 5] [--warmup 1] [--layers R]
     """
 
 func run() throws -> Int32 {
@@ -56,10 +58,17 @@ func run() throws -> Int32 {
         for _ in 0..<steps { step() }
     }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    let report: [String: Any] = [
+    var report: [String: Any] = [
         "model": kind, "threads": threads, "batch": batch, "frames": frames, "steps": steps,
         "seconds": seconds, "windowsPerSecond": Double(steps * batch) / seconds, "kernel": BLAS.coreName,
     ]
+    if options["layers"] != nil {
+        guard let network = model as? SpatialTemporalGraphConvolutionalNetwork else {
+            throw BenchmarkUsageError(description: "--layers profiles stgcn and stgcn-small, not \(kind)")
+        }
+        let repeats = try positiveInteger(options, "layers")
+        report["layers"] = try LayerProfile(network: network, batch: batch, frames: frames, repeats: repeats).json
+    }
     print(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]), as: UTF8.self))
     return 0
 }
