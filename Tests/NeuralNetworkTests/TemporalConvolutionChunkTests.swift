@@ -7,10 +7,14 @@ import Testing
 /// one sample per chunk (st-gcn's blocks), several, or the whole batch (a `tcn`) must give the
 /// same function and gradients.
 @Suite struct TemporalConvolutionChunkTests {
-    /// Kernel size, stride, padding and input shape: rank 3 and rank 4, strided, and the
-    /// pointwise 1×1 case whose one-sample chunks multiply the input without im2col.
+    /// Kernel size, stride, padding and input shape: rank 3 and rank 4, strided, the pointwise
+    /// 1×1 case whose one-sample chunks multiply the input without im2col, and stride-1 rank-4
+    /// cases whose one-sample chunks are computed tap by tap (with taps that read only padding
+    /// at one end, and an output shorter than the input).
     static let cases: [(kernelSize: Int, stride: Int, padding: TemporalConvolution.Padding, shape: [Int])] = [
         (3, 1, .same, [3, 2, 7]),
+        (9, 1, .same, [3, 2, 6, 4]),
+        (5, 1, .explicit(1), [3, 2, 6, 4]),
         (5, 2, .same, [3, 2, 9, 4]),
         (1, 1, .explicit(0), [3, 2, 6, 4]),
         (1, 2, .explicit(0), [3, 2, 6, 4]),

@@ -26,6 +26,15 @@ import Randomness
 /// batch's), accumulates `∂W` with one `sgemm` per chunk and scatters the patch gradient back to
 /// the input (col2im), the adjoint of the same index map.
 ///
+/// When a chunk holds one sample and the convolution has stride 1 and more than one tap (st-gcn's
+/// `9×1` convolutions), there is no patch matrix at all: tap `j` reads the input shifted by
+/// `j·d − p` frames, a view of the sample itself with row stride `T·V`, so the output is the sum
+/// of `k` products `W[:, :, j] · x_shifted` (one `sgemm` each, `[outChannels, inChannels]` by
+/// `[inChannels, T_out·V]`, over the output frames where the tap reads a real frame). The backward
+/// pass is the same per tap: `∂W[:, :, j] += ∂Y · x_shiftedᵀ` and `∂x_shifted += W[:, :, j]ᵀ · ∂Y`.
+/// This saves im2col's copy of `k` shifted inputs and col2im's `k` additions; OpenBLAS packs the
+/// shifted views as it would the patches.
+///
 /// With ``ComputeThreads/count`` above 1, the batch is cut into a multiple of that many chunks of
 /// balanced sizes (a `tcn`'s batch, one chunk at one thread, becomes one chunk a thread), and
 /// consecutive runs of chunks go to that many threads. Each worker writes its own samples'
@@ -64,6 +73,8 @@ public final class TemporalConvolution: Layer {
     private var input = Tensor(zeros: [0, 0, 0])
     /// Scratch memory of each worker thread, grown to the number of workers.
     private var scratch: [ChunkScratch] = []
+    /// The filters tap by tap, `[kernelSize, outChannels, inChannels]`, for the calls computed by taps.
+    private let tapWeights = Workspace()
 
     /// The default of ``patchBudget``: 2²⁰ floats (4 MiB), so that a chunk's patches stay in cache.
     public static let defaultPatchBudget = 1 << 20
@@ -157,10 +168,19 @@ public final class TemporalConvolution: Layer {
         input = x
         let patchSize = inChannels * kernelSize
         let plane = geometry.outPlane
+        let chunks = chunks(geometry)
+        if convolvesByTaps(chunks, geometry) {
+            var output = Tensor(unspecifiedContentsWithShape: geometry.outputShape(outChannels))
+            forwardByTaps(x, into: &output, chunks: chunks, geometry)
+            if let bias {
+                addChannelBias(bias.value, to: &output, batch: geometry.batch, channels: outChannels, inner: plane)
+            }
+            return output
+        }
         var output = Tensor(shape: geometry.outputShape(outChannels)) { y in
             x.withUnsafeBufferPointer { source in
                 weight.value.withUnsafeBufferPointer { w in
-                    _ = forEachWorker(chunks(geometry)) { _, _, scratch, chunks in
+                    _ = forEachWorker(chunks) { _, _, scratch, chunks in
                         for samples in chunks {
                             // Y[chunk] ([outChannels, B·T_out·V]) = W ([outChannels, inChannels·k]) · patches
                             let patches = withPatches(of: source, samples: samples, geometry, into: scratch.columns)
@@ -202,6 +222,10 @@ public final class TemporalConvolution: Layer {
         let patchSize = inChannels * kernelSize
         var gradInput = Tensor(unspecifiedContentsWithShape: input.shape)
         let chunks = chunks(geometry)
+        if convolvesByTaps(chunks, geometry) {
+            backwardByTaps(gradOutput, into: &gradInput, chunks: chunks, geometry)
+            return gradInput
+        }
         var workers = 1
         input.withUnsafeBufferPointer { source in
             gradOutput.withUnsafeBufferPointer { g in
@@ -284,6 +308,114 @@ public final class TemporalConvolution: Layer {
         return groups.count
     }
 
+    /// Whether a call is computed tap by tap instead of through im2col: stride 1, more than one
+    /// tap, and chunks of one sample (a sample's patch matrix fills at least half of ``patchBudget``).
+    private func convolvesByTaps(_ chunks: [Range<Int>], _ geometry: Geometry) -> Bool {
+        stride == 1 && kernelSize > 1 && chunks.count == geometry.batch
+    }
+
+    /// Copies the filters into ``tapWeights`` as `[kernelSize, outChannels, inChannels]`: tap `j`'s
+    /// `[outChannels, inChannels]` matrix, contiguous for `sgemm`.
+    private func currentTapWeights() -> UnsafeBufferPointer<Float> {
+        let taps = tapWeights.buffer(count: kernelSize * outChannels * inChannels)
+        weight.value.withUnsafeBufferPointer { w in
+            for o in 0..<outChannels {
+                for c in 0..<inChannels {
+                    for j in 0..<kernelSize {
+                        taps[(j * outChannels + o) * inChannels + c] = w[(o * inChannels + c) * kernelSize + j]
+                    }
+                }
+            }
+        }
+        return UnsafeBufferPointer(taps)
+    }
+
+    /// The forward pass of one-sample chunks at stride 1: for every sample `n` and tap `j`,
+    /// `y[n, :, first..<end] += W[:, :, j] · x[n, :, first + offset..<end + offset]` over the
+    /// output frames where the tap reads a real frame (``taps(_:_:)``), into zeros.
+    private func forwardByTaps(_ x: Tensor, into output: inout Tensor, chunks: [Range<Int>], _ geometry: Geometry) {
+        let (plane, inputPlane, width) = (geometry.outPlane, geometry.inPlane, geometry.width)
+        let taps = currentTapWeights()
+        let filterSize = outChannels * inChannels
+        x.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { y in
+                forEachWorker(chunks) { _, _, _, chunks in
+                    for n in chunks.joined() {
+                        let sampleOutput = UnsafeMutableBufferPointer(rebasing: y[(n * outChannels * plane)..<((n + 1) * outChannels * plane)])
+                        sampleOutput.update(repeating: 0)
+                        for j in 0..<kernelSize {
+                            let tap = self.taps(j, geometry)
+                            guard tap.end > tap.first else { continue }
+                            BLAS.sgemm(
+                                transposeA: .none, transposeB: .none, m: outChannels, n: (tap.end - tap.first) * width,
+                                k: inChannels, alpha: 1,
+                                a: UnsafeBufferPointer(rebasing: taps[(j * filterSize)...]), lda: inChannels,
+                                b: UnsafeBufferPointer(rebasing: source[(n * inChannels * inputPlane + (tap.first + tap.offset) * width)...]),
+                                ldb: inputPlane, beta: 1,
+                                c: UnsafeMutableBufferPointer(rebasing: sampleOutput[(tap.first * width)...]), ldc: plane)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The backward pass of ``forwardByTaps(_:into:chunks:_:)``: per sample and tap,
+    /// `∂W[:, :, j] += ∂Y[n, :, first..<end] · x[n, :, first + offset..<end + offset]ᵀ` (each worker
+    /// into its own `[kernelSize, outChannels, inChannels]` share, added to `∂W` in worker order)
+    /// and `∂x[n, :, first + offset..<end + offset] += W[:, :, j]ᵀ · ∂Y[n, :, first..<end]`.
+    private func backwardByTaps(_ gradOutput: Tensor, into gradInput: inout Tensor, chunks: [Range<Int>], _ geometry: Geometry) {
+        let (plane, inputPlane, width) = (geometry.outPlane, geometry.inPlane, geometry.width)
+        let taps = currentTapWeights()
+        let filterSize = outChannels * inChannels
+        var workers = 1
+        input.withUnsafeBufferPointer { source in
+            gradOutput.withUnsafeBufferPointer { g in
+                gradInput.withUnsafeMutableBufferPointer { dx in
+                    workers = forEachWorker(chunks) { _, _, scratch, chunks in
+                        let share = scratch.gradWeight.buffer(count: kernelSize * filterSize)
+                        share.update(repeating: 0)
+                        for n in chunks.joined() {
+                            let sampleGradient = UnsafeMutableBufferPointer(
+                                rebasing: dx[(n * inChannels * inputPlane)..<((n + 1) * inChannels * inputPlane)])
+                            sampleGradient.update(repeating: 0)
+                            for j in 0..<kernelSize {
+                                let tap = self.taps(j, geometry)
+                                guard tap.end > tap.first else { continue }
+                                let columns = (tap.end - tap.first) * width
+                                let gradRows = UnsafeBufferPointer(rebasing: g[(n * outChannels * plane + tap.first * width)...])
+                                let shifted = n * inChannels * inputPlane + (tap.first + tap.offset) * width
+                                BLAS.sgemm(
+                                    transposeA: .none, transposeB: .transpose, m: outChannels, n: inChannels, k: columns,
+                                    alpha: 1, a: gradRows, lda: plane,
+                                    b: UnsafeBufferPointer(rebasing: source[shifted...]), ldb: inputPlane, beta: 1,
+                                    c: UnsafeMutableBufferPointer(rebasing: share[(j * filterSize)...]), ldc: inChannels)
+                                BLAS.sgemm(
+                                    transposeA: .transpose, transposeB: .none, m: inChannels, n: columns, k: outChannels,
+                                    alpha: 1, a: UnsafeBufferPointer(rebasing: taps[(j * filterSize)...]), lda: inChannels,
+                                    b: gradRows, ldb: plane, beta: 1,
+                                    c: UnsafeMutableBufferPointer(rebasing: dx[shifted...]), ldc: inputPlane)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The workers' shares, `[kernelSize, outChannels, inChannels]`, added to ∂W `[outChannels, inChannels, kernelSize]` in worker order.
+        weight.gradient.withUnsafeMutableBufferPointer { dw in
+            for worker in 0..<workers {
+                let share = scratch[worker].gradWeight.buffer(count: kernelSize * filterSize)
+                for o in 0..<outChannels {
+                    for c in 0..<inChannels {
+                        for j in 0..<kernelSize {
+                            dw[(o * inChannels + c) * kernelSize + j] += share[(j * outChannels + o) * inChannels + c]
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The scratch memory of one worker thread.
     private final class ChunkScratch {
         /// The patch matrix of one chunk of samples, `[inChannels·k, B·T_out·V]`.
@@ -292,7 +424,8 @@ public final class TemporalConvolution: Layer {
         let gradColumns = Workspace()
         /// One chunk's output or output gradient, `[outChannels, B·T_out·V]`, when `B > 1`.
         let product = Workspace()
-        /// The worker's share of `∂W`, `[outChannels, inChannels·k]`, with several workers.
+        /// The worker's share of `∂W`: `[outChannels, inChannels·k]` with several workers, or
+        /// `[k, outChannels, inChannels]` when computed tap by tap.
         let gradWeight = Workspace()
     }
 
