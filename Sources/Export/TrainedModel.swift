@@ -30,8 +30,10 @@ public struct TrainedModel {
 
     /// Reads `config.json` and `weights.h5` of `folder`.
     ///
-    /// - Throws: ``ExportError`` naming the missing, unreadable or inconsistent file;
-    ///   `HDF5Error` or `CheckpointError` for a damaged `weights.h5`.
+    /// - Throws: ``ExportError`` naming the missing, unreadable or inconsistent file (also when a
+    ///   model tensor of `weights.h5` holds a value that is not finite: overwritten bytes, or a
+    ///   diverged training, never a model to run); `HDF5Error` or `CheckpointError` for a damaged
+    ///   `weights.h5`.
     public init(folder url: URL) throws {
         folder = url
         let files = TrialFolder(url: url, id: url.lastPathComponent)
@@ -43,6 +45,15 @@ public struct TrainedModel {
         seed = run.seed
         configuration = run.configuration
         checkpoint = try Checkpoint(contentsOf: weights)
+        for (name, tensor) in checkpoint.model {
+            let nonFinite = tensor.values.lazy.filter { !$0.isFinite }.count
+            if nonFinite > 0 {
+                throw ExportError.inconsistentTrial(
+                    path: weights.path,
+                    reason: "model tensor '\(name)' holds \(nonFinite) of \(tensor.values.count) values that are not finite "
+                        + "(NaN or infinity): the file is damaged, or its training diverged")
+            }
+        }
         guard let labelsText = checkpoint.metadata["labels"],
               let labels = try? JSONDecoder().decode([String].self, from: Data(labelsText.utf8)), labels.count >= 2
         else {

@@ -5,6 +5,7 @@ import FeatureCache
 import Foundation
 import Manifest
 import Models
+import NeuralNetwork
 import Sweeps
 import SyntheticData
 import Testing
@@ -123,6 +124,21 @@ import Training
             #expect(try Data(contentsOf: file) == Data(contentsOf: output.appendingPathComponent(file.lastPathComponent)),
                     "\(file.lastPathComponent) differs between exports")
         }
+
+        // A weights.h5 with a value that is not finite (bytes overwritten, or a diverged training)
+        // is refused before any prediction, naming the file and the tensor.
+        let damaged = scratch.file("damaged")
+        try FileManager.default.copyItem(at: output, to: damaged)
+        var checkpoint = try Checkpoint(contentsOf: damaged.appendingPathComponent("weights.h5"))
+        let (name, tensor) = checkpoint.model[1]
+        var values = tensor.values
+        values[values.count / 2] = .nan
+        checkpoint.model[1].tensor = Tensor(shape: tensor.shape, values: values)
+        try checkpoint.write(to: damaged.appendingPathComponent("weights.h5"))
+        let refusal = #expect(throws: ExportError.self) { try TrainedModel(folder: damaged) }
+        let message = refusal.map(String.init(describing:)) ?? ""
+        #expect(message.contains("damaged/weights.h5") && message.contains("'\(name)' holds 1 of \(values.count) values that are not finite"),
+                "\(message)")
 
         // ActionLab's probabilities on the real test windows, from the exported trial's weights.
         let artifacts = try TrialArtifacts(folder: result.selection.chosen.folder)
