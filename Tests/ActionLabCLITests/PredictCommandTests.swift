@@ -11,14 +11,20 @@ import Testing
         _ = try ExportCommandTests.trainedReport(in: scratch.url)
         try FileManager.default.createDirectory(at: scratch.file("clips"), withIntermediateDirectories: true)
         try Data("not a video".utf8).write(to: scratch.file("clips/broken.mp4"))
+        try Data("MATLAB 5.0 MAT-file".utf8).write(to: scratch.file("clips/recording.mat"))
         let result = try CommandLineTool.run(
-            ["predict", "reports/run", "data/train.ts", "missing.csv", "clips/broken.mp4", "--output", "predicted", "--stride", "5", "--json"],
+            ["predict", "reports/run", "data/train.ts", "missing.csv", "clips/broken.mp4", "clips/recording.mat",
+             "--output", "predicted", "--stride", "5", "--json"],
             in: scratch.url)
-        // The sensor recordings are predicted; the missing file and the video (a sensor model
-        // cannot read poses from video) fail alone, named, and the status says so.
+        // The sensor recordings are predicted; the missing file, the video (a sensor model
+        // cannot read poses from video) and the MAT-file (the model's sources name no MAT
+        // variable) fail alone, named, and the status says so.
         #expect(result.status == 1, "\(result.errorOutput)")
         #expect(result.errorOutput.contains("missing.csv: no such file or folder"))
         #expect(result.errorOutput.contains("broken.mp4: its poses are in the 'vision18' layout, but the model"))
+        #expect(result.errorOutput.contains(
+            "recording.mat: a MAT-file is read with the variable and axes of the model's own MAT sources, and this model was trained on none (its sources: uea)"),
+            "\(result.errorOutput)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.last == scratch.file("predicted").path)
         let objects = try lines.dropLast().map { line in
@@ -43,7 +49,7 @@ import Testing
         // 100 frames at 10 fps, windows of 100 frames: one window, every 5 frames after it.
         #expect(predictions.split(separator: "\n").count == 2)
         let summary = try String(contentsOf: scratch.file("predicted/summary.md"), encoding: .utf8)
-        #expect(summary.contains("failed inputs: 2"))
+        #expect(summary.contains("failed inputs: 3"))
         #expect(summary.contains("missing.csv"))
     }
 

@@ -38,7 +38,7 @@ public struct PredictionInputResolver {
         if isDirectory.boolValue {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
             if !names.isEmpty, names.allSatisfy({ $0.lowercased().hasSuffix(".json") }) {
-                return [PredictionInput(file: url, source: source(.openpose, url), origin: url.path)]
+                return [PredictionInput(file: url, source: try source(.openpose, url), origin: url.path)]
             }
             guard expandingFolders else { throw DatasetSourceError(file: url.path, message: "a folder inside an input folder is not read") }
             // A folder's files that are inputs (others, such as a README, are not read); when it
@@ -65,7 +65,7 @@ public struct PredictionInputResolver {
                     throw DatasetSourceError(file: url.path, message: "\(entry.file.path): not a video, picture or keypoint file")
                 }
                 return PredictionInput(
-                    file: entry.file, source: source(format, entry.file), annotations: entry.annotations.sorted { $0.start < $1.start },
+                    file: entry.file, source: try source(format, entry.file), annotations: entry.annotations.sorted { $0.start < $1.start },
                     origin: entry.origin)
             }
         }
@@ -75,7 +75,7 @@ public struct PredictionInputResolver {
                 message: "not an input predict reads: expected a video or picture, a keypoint file (.csv, .json, .mat, .ts), "
                     + "an OpenPose folder or montage annotations")
         }
-        return [PredictionInput(file: url, source: source(format, url), origin: url.path)]
+        return [PredictionInput(file: url, source: try source(format, url), origin: url.path)]
     }
 
     private func isFolder(_ url: URL) -> Bool {
@@ -119,12 +119,21 @@ public struct PredictionInputResolver {
 
     /// The source for one file of `format`: the model's frame rate, and for MAT-files the model's
     /// own MAT source's variable and axes (the file is read as training read its files).
-    private func source(_ format: DataSource.Format, _ url: URL) -> DataSource {
+    /// - Throws: ``DatasetSourceError`` for a MAT-file when the model was trained on no MAT source
+    ///   (nothing says which variable holds the keypoints, or in which axis order).
+    private func source(_ format: DataSource.Format, _ url: URL) throws -> DataSource {
         let dataset = configuration.dataset
         let modelSources = dataset.sources + dataset.validation.sources + (dataset.test?.sources ?? [])
         if let same = modelSources.first(where: { $0.format == format }) {
             return DataSource(
                 format: format, path: url, frameRate: same.frameRate, imageSize: same.imageSize, variable: same.variable, axes: same.axes)
+        }
+        if format == .mat {
+            let formats = Set(modelSources.map(\.format.rawValue)).sorted().joined(separator: ", ")
+            throw DatasetSourceError(
+                file: url.path,
+                message: "a MAT-file is read with the variable and axes of the model's own MAT sources, and this model was "
+                    + "trained on none (its sources: \(formats)); convert the file to one of those formats")
         }
         return DataSource(format: format, path: url, frameRate: configuration.features.frameRate)
     }
