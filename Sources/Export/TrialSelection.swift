@@ -66,13 +66,17 @@ public struct TrialSelection: Sendable {
     ///   - trialID: A trial to export instead of the rule's choice: its id (`trials/ab12`) or
     ///     folder name.
     /// - Returns: The selection, with every complete candidate's values.
-    /// - Throws: ``ExportError`` when the folder is missing, holds no complete trial, has no
+    /// - Throws: ``ExportError`` when the folder is missing or a file, holds no complete trial, has no
     ///   trial `trialID`, or no candidate has validation metrics (and `trialID` is nil).
+    /// Why a regular file given as the model folder cannot be read.
+    static let notAFolder = "a file, not a folder: give a sweep folder, a trial folder or an export folder"
+
     public static func select(in directory: URL, trialID: String? = nil) throws -> TrialSelection {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
             throw ExportError.folderNotFound(path: directory.path)
         }
+        guard isDirectory.boolValue else { throw ExportError.unreadableFile(path: directory.path, reason: Self.notAFolder) }
         let folders: [TrialFolder]
         let givenDirectly = TrialFolder.looksLikeTrial(directory)
         if givenDirectly {

@@ -58,6 +58,11 @@ import Training
         let missing = scratch.file("nowhere")
         #expect(throws: ExportError.folderNotFound(path: missing.path)) { try TrialSelection.select(in: missing) }
         #expect(throws: ExportError.noTrials(folder: scratch.url.path)) { try TrialSelection.select(in: scratch.url) }
+        let file = scratch.file("a-file")
+        try Data("x".utf8).write(to: file)
+        let notAFolder = #expect(throws: ExportError.self) { try TrialSelection.select(in: file) }
+        #expect(notAFolder.map(String.init(describing:))?.contains("a-file") == true
+                && notAFolder.map(String.init(describing:))?.contains("a file, not a folder") == true, "\(String(describing: notAFolder))")
 
         let unfinished = scratch.file("unfinished")
         try Self.fakeTrial(unfinished, validation: (1, 0), files: ["weights.h5"])
