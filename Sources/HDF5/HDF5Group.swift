@@ -127,6 +127,11 @@ public final class HDF5Group: HDF5Object, Sendable {
     ///   - compression: gzip settings, or nil to store contiguously without compression.
     ///     Ignored for scalars and for datasets with a zero-length dimension, which cannot be
     ///     chunked.
+    ///   - checksummed: Stores the values in chunks, each with HDF5's Fletcher-32 checksum
+    ///     (`H5Pset_fletcher32`), after compression when there is any. Every reader (this one,
+    ///     h5py, `h5dump`) verifies a chunk as it reads it, so a changed byte fails the read
+    ///     (``HDF5Error/Kind-swift.enum/readFailed``) instead of giving another value. Ignored,
+    ///     like compression, for scalars and zero-length datasets.
     /// - Returns: the new dataset.
     /// - Throws: ``HDF5Error`` of kind ``HDF5Error/Kind-swift.enum/invalidShape(shape:valueCount:)``
     ///   if `values.count` is not the product of `shape`,
@@ -136,14 +141,15 @@ public final class HDF5Group: HDF5Object, Sendable {
     ///   ``HDF5Error/Kind-swift.enum/writeFailed`` with HDF5's message.
     @discardableResult
     public func createDataset<T: HDF5Element>(
-        _ path: String, values: [T], shape: [Int], compression: HDF5Compression? = nil
+        _ path: String, values: [T], shape: [Int], compression: HDF5Compression? = nil, checksummed: Bool = false
     ) throws -> HDF5Dataset {
         try withObjectID { id in
             let target = location.appending(path)
             let memoryType = try T.nativeTypeID(at: target)
             try HDF5ValueIO.validate(shape: shape, count: values.count, at: target)
             let creationList = try Self.makeDatasetCreationList(
-                shape: shape, elementSize: MemoryLayout<T>.stride, compression: compression, at: target)
+                shape: shape, elementSize: MemoryLayout<T>.stride, compression: compression, checksummed: checksummed,
+                at: target)
             defer { _ = H5Pclose(creationList) }
             let dataset = try createDatasetLocked(
                 id, path, fileType: memoryType, shape: shape, creationList: creationList, at: target)
@@ -238,27 +244,32 @@ public final class HDF5Group: HDF5Object, Sendable {
         return list
     }
 
-    /// A dataset-creation list without time stamps: contiguous without compression, else
-    /// chunked + deflate.
+    /// A dataset-creation list without time stamps: contiguous without compression or checksum,
+    /// else chunked, with deflate when compressed and Fletcher-32 (after deflate) when checksummed.
     private static func makeDatasetCreationList(
-        shape: [Int], elementSize: Int, compression: HDF5Compression?, at target: HDF5Location
+        shape: [Int], elementSize: Int, compression: HDF5Compression?, checksummed: Bool, at target: HDF5Location
     ) throws -> hid_t {
         let list = try makeCreationList(actionlab_H5P_DATASET_CREATE(), at: target)
-        guard let compression, !shape.isEmpty, !shape.contains(0) else { return list }
+        guard compression != nil || checksummed, !shape.isEmpty, !shape.contains(0) else { return list }
         do {
-            guard (0...9).contains(compression.deflateLevel) else {
+            if let compression, !(0...9).contains(compression.deflateLevel) {
                 throw target.error(
                     .invalidArgument("deflate level \(compression.deflateLevel) is outside 0...9"), message: "")
             }
-            let chunk = compression.chunkShape ?? HDF5Compression.automaticChunkShape(for: shape, elementSize: elementSize)
+            let chunk = compression?.chunkShape ?? HDF5Compression.automaticChunkShape(for: shape, elementSize: elementSize)
             guard chunk.count == shape.count, zip(chunk, shape).allSatisfy({ $0 >= 1 && $0 <= $1 }) else {
                 throw target.error(
                     .invalidArgument("chunk shape \(chunk) does not fit dataset shape \(shape)"), message: "")
             }
             let chunkDims = chunk.map { hsize_t($0) }
             try target.check(status: H5Pset_chunk(list, Int32(chunkDims.count), chunkDims), .libraryCall(function: "H5Pset_chunk"))
-            try target.check(
-                status: H5Pset_deflate(list, UInt32(compression.deflateLevel)), .libraryCall(function: "H5Pset_deflate"))
+            if let compression {
+                try target.check(
+                    status: H5Pset_deflate(list, UInt32(compression.deflateLevel)), .libraryCall(function: "H5Pset_deflate"))
+            }
+            if checksummed {
+                try target.check(status: H5Pset_fletcher32(list), .libraryCall(function: "H5Pset_fletcher32"))
+            }
             return list
         } catch {
             _ = H5Pclose(list)

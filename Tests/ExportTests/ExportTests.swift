@@ -145,6 +145,23 @@ import Training
         #expect(message.contains("damaged/weights.h5") && message.contains("'\(name)' holds 1 of \(values.count) values that are not finite"),
                 "\(message)")
 
+        // One changed byte inside a tensor, still a finite value, fails its Fletcher-32 checksum.
+        let flipped = scratch.file("flipped")
+        try FileManager.default.copyItem(at: output, to: flipped)
+        let original = try Checkpoint(contentsOf: output.appendingPathComponent("weights.h5"))
+        let (flippedName, flippedTensor) = original.model[1]
+        let flippedURL = flipped.appendingPathComponent("weights.h5")
+        var bytes = [UInt8](try Data(contentsOf: flippedURL))
+        let needle = flippedTensor.values.prefix(4).flatMap { value in withUnsafeBytes(of: value) { [UInt8]($0) } }
+        let offsets = (0...(bytes.count - needle.count)).filter { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+        try #require(offsets.count == 1, "the tensor's first values should occur once in weights.h5")
+        bytes[offsets[0] + 2] ^= 0x01
+        try Data(bytes).write(to: flippedURL)
+        let checksumRefusal = #expect(throws: (any Error).self) { try TrainedModel(folder: flipped) }
+        let checksumMessage = checksumRefusal.map(String.init(describing:)) ?? ""
+        #expect(checksumMessage.contains("flipped/weights.h5") && checksumMessage.contains(flippedName)
+                && checksumMessage.lowercased().contains("checksum"), "\(checksumMessage)")
+
         // ActionLab's probabilities on the real test windows, from the exported trial's weights.
         let artifacts = try TrialArtifacts(folder: result.selection.chosen.folder)
         let model = try artifacts.makeModel()

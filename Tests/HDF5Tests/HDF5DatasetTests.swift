@@ -23,12 +23,15 @@ import Testing
     }
 
     /// Writes and reads back `values` with `shape`, optionally compressed.
-    func roundTrip<T: HDF5Element>(_ values: [T], shape: [Int], compression: HDF5Compression?) throws -> HDF5Array<T> {
+    func roundTrip<T: HDF5Element>(
+        _ values: [T], shape: [Int], compression: HDF5Compression?, checksummed: Bool = false
+    ) throws -> HDF5Array<T> {
         let directory = try TemporaryDirectory()
         let url = directory.file("round-trip.h5")
         do {
             let file = try HDF5File.create(at: url)
-            try file.root().createDataset("a/b/values", values: values, shape: shape, compression: compression)
+            try file.root().createDataset(
+                "a/b/values", values: values, shape: shape, compression: compression, checksummed: checksummed)
             try file.close()
         }
         let file = try HDF5File.open(at: url)
@@ -44,6 +47,48 @@ import Testing
         let read = try roundTrip(values, shape: shape, compression: compression)
         #expect(read.shape == shape)
         #expect(read.values.map(\.bitPattern) == values.map(\.bitPattern))
+    }
+
+    @Test(arguments: shapes, [nil, HDF5Compression.gzip])
+    func checksummedRoundTripIsBitExact(shape: [Int], compression: HDF5Compression?) throws {
+        let values = Self.floats(shape.reduce(1, *))
+        let read = try roundTrip(values, shape: shape, compression: compression, checksummed: true)
+        #expect(read.shape == shape)
+        #expect(read.values.map(\.bitPattern) == values.map(\.bitPattern))
+    }
+
+    /// One changed byte in a checksummed dataset fails the read (Fletcher-32); without the
+    /// checksum the same change reads back as another value, silently.
+    @Test(arguments: [false, true])
+    func checksumCatchesAChangedByte(checksummed: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("weights.h5")
+        let values = (0..<64).map { Float($0) * 0.25 + 1000 }
+        do {
+            let file = try HDF5File.create(at: url)
+            try file.root().createDataset("model/w", values: values, shape: [8, 8], checksummed: checksummed)
+            try file.close()
+        }
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let pattern = withUnsafeBytes(of: values[37]) { [UInt8]($0) }
+        let matches = (0...(bytes.count - 4)).filter { Array(bytes[$0..<($0 + 4)]) == pattern }
+        try #require(matches.count == 1)
+        bytes[matches[0] + 1] ^= 0x10
+        try Data(bytes).write(to: url)
+
+        let file = try HDF5File.open(at: url)
+        let dataset = try file.root().openDataset("model/w")
+        if checksummed {
+            #expect { try dataset.read(Float.self) } throws: { error in
+                guard let error = error as? HDF5Error, case .readFailed = error.kind else { return false }
+                let text = "\(error)"
+                return text.contains(url.path) && text.contains("model/w") && text.lowercased().contains("checksum")
+            }
+        } else {
+            let read = try dataset.read(Float.self).values
+            #expect(read[37] != values[37])
+            #expect(read.enumerated().filter { $0.element != values[$0.offset] }.count == 1)
+        }
     }
 
     @Test(arguments: shapes, [nil, HDF5Compression.gzip])

@@ -15,6 +15,11 @@ import HDF5
 /// /best_model/<name>     a second copy of the model's tensors (the best epoch's weights of a
 ///                        run that restores them), when saved
 /// ```
+/// Every tensor is stored in chunks with HDF5's Fletcher-32 checksum (`H5Pset_fletcher32`), so a
+/// changed byte fails the read, naming the file and the tensor, instead of loading another
+/// weight (h5py verifies it too). Checkpoints written before the checksum (contiguous datasets)
+/// still read.
+///
 /// The file is written to a temporary name and renamed into place (``AtomicFile``), so a
 /// killed process leaves the old checkpoint or the new one.
 public struct Checkpoint {
@@ -102,7 +107,7 @@ public struct Checkpoint {
     private static func writeTensors(_ tensors: [(name: String, tensor: Tensor)], into group: HDF5Group) throws {
         try group.attributes.write(tensors.map(\.name), named: "tensor_names")
         for (name, tensor) in tensors {
-            try group.createDataset(name, values: tensor.values, shape: tensor.shape)
+            try group.createDataset(name, values: tensor.values, shape: tensor.shape, checksummed: true)
         }
     }
 
