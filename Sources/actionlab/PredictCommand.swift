@@ -74,17 +74,30 @@ enum PredictCommand: Subcommand {
         var failures = 0
         let status = Console.exitStatus(specification) {
             let parsed = try CommandLineArguments(arguments, for: specification)
+            let confidenceThreshold = Float(try parsed.value(of: threshold) ?? 0.6)
+            let minimumPoseFraction = try parsed.value(of: minimumPose) ?? 0.6
+            let postprocessing = PostprocessingSettings(
+                smoothingWindow: try parsed.value(of: smoothing) ?? PostprocessingSettings.standard.smoothingWindow,
+                holdCount: try parsed.value(of: hold) ?? PostprocessingSettings.standard.holdCount,
+                refractoryTime: try parsed.value(of: refractory) ?? PostprocessingSettings.standard.refractoryTime)
+            // Option values out of range are usage errors (exit status 2), found before the model is read.
+            do {
+                try PredictionSettings(
+                    stride: try parsed.value(of: stride) ?? 1, confidenceThreshold: confidenceThreshold,
+                    minimumPoseFraction: minimumPoseFraction
+                ).check()
+                try postprocessing.check()
+            } catch let error as PredictionError {
+                throw UsageError("\(error)")
+            } catch let error as PostprocessingError {
+                throw UsageError("\(error)")
+            }
             let predictionModel = try PredictionModel(folder: URL(fileURLWithPath: try parsed.value(of: model), isDirectory: true))
             let configuration = predictionModel.trained.configuration
             let rate = configuration.windows.sampling == .sliding ? configuration.windows.frameRate : configuration.features.frameRate
             let settings = PredictionSettings(
                 stride: try parsed.value(of: stride) ?? max(1, Int((rate / 3).rounded())),
-                confidenceThreshold: Float(try parsed.value(of: threshold) ?? 0.6),
-                minimumPoseFraction: try parsed.value(of: minimumPose) ?? 0.6)
-            let postprocessing = PostprocessingSettings(
-                smoothingWindow: try parsed.value(of: smoothing) ?? PostprocessingSettings.standard.smoothingWindow,
-                holdCount: try parsed.value(of: hold) ?? PostprocessingSettings.standard.holdCount,
-                refractoryTime: try parsed.value(of: refractory) ?? PostprocessingSettings.standard.refractoryTime)
+                confidenceThreshold: confidenceThreshold, minimumPoseFraction: minimumPoseFraction)
             let cacheFolder = try parsed.value(of: cache).map { URL(fileURLWithPath: $0, isDirectory: true) } ?? configuration.features.cache
             let featureCache = try FeatureCache(directory: cacheFolder) { discarded in
                 Console.progress("warning: \(discarded)")
@@ -93,7 +106,6 @@ enum PredictCommand: Subcommand {
                 model: predictionModel, settings: settings, windowDuration: try parsed.value(of: windowDuration), cache: featureCache,
                 log: { Console.progress($0) })
             try run.checkSettings()
-            try postprocessing.check()
             if let url = try parsed.value(of: live) {
                 guard try parsed.values(of: inputs).isEmpty else { throw UsageError("--live reads a stream instead of INPUT files; give one or the other") }
                 try predictLive(url: url, model: predictionModel, settings: settings, format: try parsed.value(of: inputFormat), json: parsed.isSet(json))

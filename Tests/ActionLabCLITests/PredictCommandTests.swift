@@ -75,7 +75,13 @@ import Testing
         #expect(noModel.status == 1 && noModel.errorOutput.contains("nowhere: no such folder"))
         let noInput = try CommandLineTool.run(["predict", "reports/run"], in: scratch.url)
         #expect(noInput.status == 2 && noInput.errorOutput.contains("missing INPUT"))
-        let badStride = try CommandLineTool.run(["predict", "reports/run", "data/train.ts", "--threshold", "2"], in: scratch.url)
-        #expect(badStride.status == 1 && badStride.errorOutput.contains("threshold 2.0 is not allowed: expected a probability in [0, 1]"))
+        // Option values out of range are usage errors (status 2), found before the model is read.
+        let badThreshold = try CommandLineTool.run(["predict", "reports/run", "data/train.ts", "--threshold", "2"], in: scratch.url)
+        #expect(badThreshold.status == 2 && badThreshold.errorOutput.contains("threshold 2.0 is not allowed: expected a probability in [0, 1]"))
+        #expect(badThreshold.errorOutput.contains("actionlab predict --help"))
+        let badShare = try CommandLineTool.run(["predict", "nowhere", "data/train.ts", "--min-pose", "1.5"], in: scratch.url)
+        #expect(badShare.status == 2 && badShare.errorOutput.contains("minimum pose fraction 1.5 is not allowed"), "\(badShare.errorOutput)")
+        let badRefractory = try CommandLineTool.run(["predict", "reports/run", "data/train.ts", "--refractory", "-1"], in: scratch.url)
+        #expect(badRefractory.status == 2 && badRefractory.errorOutput.contains("refractory time = -1.0"), "\(badRefractory.errorOutput)")
     }
 }

@@ -20,4 +20,21 @@ public struct PredictionSettings: Sendable, Equatable {
         self.confidenceThreshold = confidenceThreshold
         self.minimumPoseFraction = minimumPoseFraction
     }
+
+    /// Checks the ranges, which do not depend on a model.
+    ///
+    /// - Throws: ``PredictionError/invalidSetting(name:value:expected:)`` for a stride below 1, or a
+    ///   threshold or pose share outside [0, 1] (NaN included).
+    public func check() throws {
+        guard stride >= 1 else {
+            throw PredictionError.invalidSetting(name: "stride", value: "\(stride)", expected: "a whole number of frames, at least 1")
+        }
+        guard (0...1).contains(confidenceThreshold) else {
+            throw PredictionError.invalidSetting(name: "threshold", value: "\(confidenceThreshold)", expected: "a probability in [0, 1]")
+        }
+        guard (0...1).contains(minimumPoseFraction) else {
+            throw PredictionError.invalidSetting(
+                name: "minimum pose fraction", value: "\(minimumPoseFraction)", expected: "a share in [0, 1]")
+        }
+    }
 }

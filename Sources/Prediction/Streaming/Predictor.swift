@@ -78,17 +78,7 @@ public struct Predictor {
         model: any Classifier, labels: [String], windowSize: Int, channelCount: Int, jointCount: Int, timing: Timing,
         settings: PredictionSettings, treatsZeroJointsAsUndetected: Bool = true
     ) throws {
-        guard settings.stride >= 1 else {
-            throw PredictionError.invalidSetting(name: "stride", value: "\(settings.stride)", expected: "a whole number of frames, at least 1")
-        }
-        guard (0...1).contains(settings.confidenceThreshold) else {
-            throw PredictionError.invalidSetting(
-                name: "threshold", value: "\(settings.confidenceThreshold)", expected: "a probability in [0, 1]")
-        }
-        guard (0...1).contains(settings.minimumPoseFraction) else {
-            throw PredictionError.invalidSetting(
-                name: "minimum pose fraction", value: "\(settings.minimumPoseFraction)", expected: "a share in [0, 1]")
-        }
+        try settings.check()
         guard timing.frameRate > 0, timing.frameRate.isFinite else {
             throw PredictionError.invalidSetting(name: "frame rate", value: "\(timing.frameRate)", expected: "a positive number of frames per second")
         }
