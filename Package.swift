@@ -82,12 +82,12 @@ let package = Package(
         // The best trial's model to ONNX, safetensors and HDF5, with a model card.
         .target(
             name: "Export",
-            dependencies: ["Sweeps", "Reports", "Training", "Manifest", "ManifestSchema", "ModelExport", "Protobuf", "NeuralNetwork", "FeatureCache", "Randomness", "AtomicFiles"]),
+            dependencies: ["Sweeps", "Reports", "Training", "Manifest", "ManifestSchema", "ModelExport", "Protobuf", "NeuralNetwork", "FeatureCache", "Randomness", "AtomicFiles", "JSON5"]),
         // A trained model on new poses: sliding windows, thresholds, smoothing, segments,
         // repetition counts and temporal evaluation.
         .target(
             name: "Prediction",
-            dependencies: ["Export", "Reports", "Training", "Dataset", "Manifest", "Pose", "Video", "Extraction", "FeatureCache", "NeuralNetwork", "AtomicFiles"]),
+            dependencies: ["Export", "Reports", "Training", "Dataset", "Manifest", "Pose", "Video", "Extraction", "FeatureCache", "NeuralNetwork", "AtomicFiles", "JSON5"]),
         .executableTarget(
             name: "actionlab",
             dependencies: ["Prediction", "Export", "MLflow", "Sweeps", "Reports", "Training", "Dataset", "Manifest", "NeuralNetwork", "SyntheticData", "FeatureCache", "AtomicFiles", "Randomness"]),

@@ -1,4 +1,5 @@
 import Foundation
+import JSON5
 import Sweeps
 
 /// The folder of one trained trial: `weights.h5`, `config.json`, `metrics.json` and
@@ -48,25 +49,16 @@ public struct TrialFolder: Sendable, Hashable {
             let purpose = Self.requiredFiles.first { $0.name == name }?.purpose ?? "needed for the export"
             throw ExportError.missingFile(path: url.path, purpose: purpose)
         }
+        let data: Data
         do {
-            return try JSONDecoder().decode(Value.self, from: Data(contentsOf: url))
-        } catch let error as DecodingError {
-            throw ExportError.unreadableFile(path: url.path, reason: Self.describe(error))
+            data = try Data(contentsOf: url)
         } catch {
             throw ExportError.unreadableFile(path: url.path, reason: error.localizedDescription)
         }
-    }
-
-    /// A decoding error as "at key.path: what".
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.isEmpty ? "top level" : context.codingPath.map(\.stringValue).joined(separator: ".")
-        }
-        switch error {
-        case let .keyNotFound(key, context): return "at \(path(context)): missing key '\(key.stringValue)'"
-        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context):
-            return "at \(path(context)): \(context.debugDescription)"
-        @unknown default: return "\(error)"
+        do {
+            return try JSONDocument.decode(Value.self, from: data)
+        } catch {
+            throw ExportError.unreadableFile(path: url.path, reason: "\(error)")
         }
     }
 }

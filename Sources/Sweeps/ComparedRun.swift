@@ -1,4 +1,5 @@
 import Foundation
+import JSON5
 import Manifest
 import Reports
 
@@ -97,7 +98,7 @@ public struct ComparedRun: Sendable {
             throw ReportError.unreadableReport(path: url.path, reason: ReportError.reason(error))
         }
         do {
-            return try JSONDecoder().decode(Value.self, from: data)
+            return try JSONDocument.decode(Value.self, from: data)
         } catch {
             throw ReportError.unreadableReport(path: url.path, reason: "\(error)")
         }

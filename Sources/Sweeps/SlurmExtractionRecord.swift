@@ -1,4 +1,5 @@
 import Foundation
+import JSON5
 
 /// An extraction submitted to Slurm, as recorded in `extraction.json` of its job folder.
 public struct SlurmExtractionRecord: Codable, Equatable, Sendable {
@@ -20,7 +21,7 @@ public struct SlurmExtractionRecord: Codable, Equatable, Sendable {
         let url = fileURL(in: folder)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         do {
-            return try JSONDecoder().decode(SlurmExtractionRecord.self, from: data)
+            return try JSONDocument.decode(SlurmExtractionRecord.self, from: data)
         } catch {
             throw SweepError.slurmRecord(path: url.path, reason: "not an extraction record written by extract --launcher slurm: \(error)")
         }

@@ -1,5 +1,6 @@
 import AtomicFiles
 import Foundation
+import JSON5
 
 /// Runs a sweep's trials as a Slurm job array (`actionlab run … --launcher slurm`), and a
 /// manifest's pose extraction (``submitExtraction(manifest:shards:jobFolder:name:)``).
@@ -123,7 +124,7 @@ public struct SlurmSubmission: Codable, Equatable, Sendable {
         let url = fileURL(in: folder)
         guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
         do {
-            return try JSONDecoder().decode([SlurmSubmission].self, from: data)
+            return try JSONDocument.decode([SlurmSubmission].self, from: data)
         } catch {
             throw SweepError.slurmRecord(path: url.path, reason: "not a list of Slurm submissions written by run --launcher slurm: \(error)")
         }

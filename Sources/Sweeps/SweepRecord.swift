@@ -1,5 +1,6 @@
 import AtomicFiles
 import Foundation
+import JSON5
 import Manifest
 
 /// `sweep.json`: the trials of a sweep folder with their full configurations, so that
@@ -44,7 +45,7 @@ public struct SweepRecord: Sendable, Codable {
                     + "run the manifest again with 'actionlab run MANIFEST --output \(folder.path)', which creates it afresh")
         }
         do {
-            self = try JSONDecoder().decode(SweepRecord.self, from: data)
+            self = try JSONDocument.decode(SweepRecord.self, from: data)
         } catch {
             throw SweepError.notASweep(path: url.path, reason: "cannot be read: \(error)")
         }

@@ -1,6 +1,7 @@
 import Export
 import FeatureCache
 import Foundation
+import JSON5
 import Manifest
 import NeuralNetwork
 import Pose
@@ -47,7 +48,7 @@ public struct PredictionModel {
     private static func ensemble(described file: URL, in folder: URL) throws -> (TrainedModel, any Classifier, String) {
         let description: EnsembleExporter.Description
         do {
-            description = try JSONDecoder().decode(EnsembleExporter.Description.self, from: Data(contentsOf: file))
+            description = try JSONDocument.decode(EnsembleExporter.Description.self, from: Data(contentsOf: file))
         } catch {
             throw ExportError.unreadableFile(path: file.path, reason: "not an ensemble description of actionlab export --ensemble: \(error)")
         }
