@@ -138,8 +138,9 @@ enum PredictCommand: Subcommand {
             var usedNames: Set<String> = []
             for input in resolved {
                 if let message = extractionFailures[input.file.path] {
-                    Console.error("failed: \(input.origin): \(message)")
-                    failed.append("\(input.origin): \(message)")
+                    let failure = failureText(of: input, message)
+                    Console.error("failed: \(failure)")
+                    failed.append(failure)
                     continue
                 }
                 do {
@@ -161,8 +162,9 @@ enum PredictCommand: Subcommand {
                         analyses.append(analysis)
                     }
                 } catch {
-                    Console.error("failed: \(input.origin): \(error)")
-                    failed.append("\(input.origin): \(error)")
+                    let failure = failureText(of: input, "\(error)")
+                    Console.error("failed: \(failure)")
+                    failed.append(failure)
                 }
             }
             try RunPredictionSummary(analyses: analyses, failures: failed, modelOrigin: predictionModel.origin)
@@ -171,6 +173,11 @@ enum PredictCommand: Subcommand {
             print(outputFolder.path)
         }
         return status == 0 && failures > 0 ? 1 : status
+    }
+
+    /// "ORIGIN: MESSAGE", or the message alone when it already starts with the input's origin or path.
+    private static func failureText(of input: PredictionInput, _ message: String) -> String {
+        message.hasPrefix(input.origin) || message.hasPrefix(input.file.path) ? message : "\(input.origin): \(message)"
     }
 
     /// Extracts the poses of the video inputs into `cache`, `workers` videos at once, with

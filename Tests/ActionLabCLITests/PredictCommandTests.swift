@@ -25,6 +25,13 @@ import Testing
         #expect(result.errorOutput.contains(
             "recording.mat: a MAT-file is read with the variable and axes of the model's own MAT sources, and this model was trained on none (its sources: uea)"),
             "\(result.errorOutput)")
+        // Each failure line names its input once.
+        let failureLines = result.errorOutput.split(separator: "\n").map(String.init).filter { $0.hasPrefix("failed: ") }
+        #expect(failureLines.count == 3, "\(result.errorOutput)")
+        for name in ["missing.csv", "broken.mp4", "recording.mat"] {
+            #expect(failureLines.filter { $0.contains(name) }.map { $0.components(separatedBy: name).count - 1 } == [1],
+                    "\(name) should appear once, in one failure line: \(failureLines)")
+        }
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.last == scratch.file("predicted").path)
         let objects = try lines.dropLast().map { line in
