@@ -175,9 +175,10 @@ enum PredictCommand: Subcommand {
         return status == 0 && failures > 0 ? 1 : status
     }
 
-    /// "ORIGIN: MESSAGE", or the message alone when it already starts with the input's origin or path.
+    /// "ORIGIN: MESSAGE", or the message alone when it already starts with the input's origin
+    /// (a file given on the command line; a montage input's origin also names its annotation file, which is kept).
     private static func failureText(of input: PredictionInput, _ message: String) -> String {
-        message.hasPrefix(input.origin) || message.hasPrefix(input.file.path) ? message : "\(input.origin): \(message)"
+        message.hasPrefix(input.origin) ? message : "\(input.origin): \(message)"
     }
 
     /// Extracts the poses of the video inputs into `cache`, `workers` videos at once, with
