@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import NeuralNetwork
 import NeuralNetworkTestSupport
 import Testing
@@ -86,4 +88,62 @@ import Testing
             #expect(again.map { $0.map(\.bitPattern) } == parallel.map { $0.map(\.bitPattern) })
         }
     }
+
+    /// Thousands of back-to-back parallel regions (a 2¹⁷-element sum splits in two at 2 threads,
+    /// in three at 3) run every part exactly once: a part lost or run twice would leave an element
+    /// that differs from the one-thread result.
+    @Test(arguments: [2, 3])
+    func everyPartOfManyShortRegionsRunsOnce(threads: Int) {
+        let increment = randomTensor([1 << 17], seed: 86)
+        func accumulate(threads: Int) -> [Float] {
+            var total = Tensor(zeros: [1 << 17])
+            ComputeThreads.withCount(threads) {
+                for _ in 0..<2_000 { total.add(increment) }
+            }
+            return total.values
+        }
+        let expected = accumulate(threads: 1)
+        let actual = accumulate(threads: threads)
+        #expect(actual.map(\.bitPattern) == expected.map(\.bitPattern))
+    }
+
+    /// Four threads that each run a training step of `ctrgcn-small` at 2 threads at the same time
+    /// (one holds the spinning workers per region, the others fall back to Dispatch) reproduce
+    /// every bit of the step run alone.
+    @Test func concurrentOperationsReproduceTheStepRunAlone() throws {
+        let graph = GraphLayerTests.vision18Graph()
+        let input = randomTensor([8, 54, 30], seed: 87)
+        let gradLogits = randomTensor([8, 4], seed: 88)
+        @Sendable func step() throws -> [[Float]] {
+            let model = try CTRGCNNetwork(
+                configuration: .init(channelCount: 3, graph: graph, classCount: 4, blocks: CTRGCNNetwork.Preset.ctrgcnSmall.blocks),
+                seed: 89)
+            return ComputeThreads.withCount(2) {
+                let logits = model.forward(input, training: true)
+                let gradInput = model.backward(gradLogits)
+                return [logits.values, gradInput.values] + model.parameters.map(\.gradient.values)
+            }
+        }
+        let alone = try step().map { $0.map(\.bitPattern) }
+        let results = ConcurrentResults(count: 4)
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            results.set(index, Result { try step().map { $0.map(\.bitPattern) } })
+        }
+        for (index, result) in results.values.enumerated() {
+            let bits = try #require(try result?.get(), "thread \(index) returned nothing")
+            #expect(bits == alone, "thread \(index)")
+        }
+    }
+}
+
+/// The results of ``ComputeThreadsTests/concurrentOperationsReproduceTheStepRunAlone()``'s threads.
+private final class ConcurrentResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Result<[[UInt32]], any Error>?]
+
+    init(count: Int) { stored = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<[[UInt32]], any Error>) { lock.withLock { stored[index] = result } }
+
+    var values: [Result<[[UInt32]], any Error>?] { lock.withLock { stored } }
 }

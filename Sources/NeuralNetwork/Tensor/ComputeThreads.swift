@@ -8,11 +8,12 @@ import Glibc
 ///
 /// OpenBLAS itself always runs single-threaded (see ``BLAS``): layers split their own work — the
 /// samples of a batch, the channels of a batch normalization, the columns of a large `sgemm` —
-/// into ``count`` contiguous parts, run them at once on a Dispatch thread pool and combine
-/// partial sums in part order. Splitting is decided by the work and the count alone, so results
-/// are bit-identical for a given count (and, where partial sums are combined, may differ from
-/// another count's in the last bits). One thread (the default) runs everything on the caller's
-/// thread: one trial per core when a sweep runs trials in parallel (DESIGN.md).
+/// into ``count`` contiguous parts, run them at once on ``SpinningWorkers`` (on Dispatch's pool
+/// while another thread's operation holds them) and combine partial sums in part order.
+/// Splitting is decided by the work and the count alone, so results are bit-identical for a given
+/// count (and, where partial sums are combined, may differ from another count's in the last bits).
+/// One thread (the default) runs everything on the caller's thread: one trial per core when a
+/// sweep runs trials in parallel (DESIGN.md).
 public enum ComputeThreads {
     /// The process-wide default of ``count``, 1 unless set (`actionlab run --threads`); read and
     /// written only with `processDefaultLock` held.
@@ -88,13 +89,12 @@ public enum ComputeThreads {
             for (index, range) in parts.enumerated() { body(index, range) }
             return
         }
+        if SpinningWorkers.shared.run(parts, body) { return }
+        // Another thread's region holds the spinning workers: Dispatch's pool runs this one.
         withoutActuallyEscaping(body) { body in
             let work = PartWork(body: body)
             DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-                let wasInside = isInsidePart
-                setInsidePart(true)
-                defer { setInsidePart(wasInside) }
-                work.body(index, parts[index])
+                runningAsPart { work.body(index, parts[index]) }
             }
         }
     }
@@ -117,8 +117,16 @@ public enum ComputeThreads {
         forEach(parts(of: total, minimumSize: minimumSize, alignment: alignment), body)
     }
 
+    /// Runs `body` with ``isInsidePart`` set on this thread.
+    static func runningAsPart<R>(_ body: () throws -> R) rethrows -> R {
+        let wasInside = isInsidePart
+        setInsidePart(true)
+        defer { setInsidePart(wasInside) }
+        return try body()
+    }
+
     /// Whether the calling thread is running one part of a parallel operation (a thread-specific
-    /// flag: Dispatch's threads carry no task-local values).
+    /// flag: neither Dispatch's threads nor ``SpinningWorkers`` carry task-local values).
     static var isInsidePart: Bool { pthread_getspecific(insidePartKey) != nil }
 
     private static func setInsidePart(_ inside: Bool) {
