@@ -29,16 +29,21 @@ enum Initialization {
 }
 
 /// Adds `bias[o]` to every element of channel `o` of a `[N, O, inner]` buffer (inner ≥ 1).
+///
+/// Large buffers are split by sample between ``ComputeThreads``; each element gets the same
+/// single addition at every thread count.
 func addChannelBias(
     _ bias: Tensor, to output: inout Tensor, batch: Int, channels: Int, inner: Int
 ) {
+    let samplesPerPart = ComputeThreads.elementsPerPart / max(1, channels * inner)
     bias.withUnsafeBufferPointer { b in
         output.withUnsafeMutableBufferPointer { y in
-            guard let y = y.baseAddress else { return }
-            for n in 0..<batch {
-                for o in 0..<channels {
-                    let base = (n * channels + o) * inner
-                    VectorKernels.add(constant: b[o], to: y + base, count: inner)
+            guard let y = y.baseAddress, let b = b.baseAddress else { return }
+            ComputeThreads.forEachPart(of: batch, minimumSize: samplesPerPart) { _, samples in
+                for n in samples {
+                    for o in 0..<channels {
+                        VectorKernels.add(constant: b[o], to: y + (n * channels + o) * inner, count: inner)
+                    }
                 }
             }
         }
@@ -46,18 +51,24 @@ func addChannelBias(
 }
 
 /// Adds to `gradient[o]` the sum of channel `o` of a `[N, O, inner]` gradient (∂loss/∂bias).
+///
+/// Large gradients are split by channel between ``ComputeThreads``; each channel is summed
+/// sample by sample in order, so the result is the same at every thread count.
 func accumulateChannelSums(
     of gradOutput: Tensor, into gradient: inout Tensor, batch: Int, channels: Int, inner: Int
 ) {
+    let channelsPerPart = ComputeThreads.elementsPerPart / max(1, batch * inner)
     gradOutput.withUnsafeBufferPointer { g in
         gradient.withUnsafeMutableBufferPointer { db in
-            guard let g = g.baseAddress else { return }
-            for o in 0..<channels {
-                var total: Float = 0
-                for n in 0..<batch {
-                    total += VectorKernels.sum(g + (n * channels + o) * inner, count: inner)
+            guard let g = g.baseAddress, let db = db.baseAddress else { return }
+            ComputeThreads.forEachPart(of: channels, minimumSize: channelsPerPart) { _, range in
+                for o in range {
+                    var total: Float = 0
+                    for n in 0..<batch {
+                        total += VectorKernels.sum(g + (n * channels + o) * inner, count: inner)
+                    }
+                    db[o] += total
                 }
-                db[o] += total
             }
         }
     }

@@ -3,7 +3,8 @@ extension Tensor {
     /// `torch.cat(tensors, dim=1)`).
     ///
     /// For each sample the channels of the first tensor come first, then those of the second,
-    /// and so on; each sample's block of one tensor is one contiguous copy.
+    /// and so on; each sample's block of one tensor is one contiguous copy. Large tensors are
+    /// copied by ``ComputeThreads`` in parts of whole samples.
     ///
     /// - Parameter parts: At least one tensor of rank 2 or more; all share the batch size and
     ///   every extent after the channel axis.
@@ -18,15 +19,19 @@ extension Tensor {
         }
         let inner = trailing.reduce(1, *)
         let totalChannels = parts.reduce(0) { $0 + $1.shape[1] }
+        let samplesPerPart = ComputeThreads.elementsPerPart / max(1, totalChannels * inner)
         return Tensor(shape: [batch, totalChannels] + trailing) { target in
             guard let target = target.baseAddress else { return }
             var channelOffset = 0
             for part in parts {
                 let block = part.shape[1] * inner
+                let offset = channelOffset
                 part.withUnsafeBufferPointer { source in
                     guard let source = source.baseAddress else { return }
-                    for n in 0..<batch {
-                        (target + (n * totalChannels + channelOffset) * inner).initialize(from: source + n * block, count: block)
+                    ComputeThreads.forEachPart(of: batch, minimumSize: samplesPerPart) { _, samples in
+                        for n in samples {
+                            (target + (n * totalChannels + offset) * inner).initialize(from: source + n * block, count: block)
+                        }
                     }
                 }
                 channelOffset += part.shape[1]
@@ -37,6 +42,8 @@ extension Tensor {
     /// Cuts a tensor along the channel axis into consecutive parts, the inverse of
     /// ``concatenatingChannels(_:)``: `[N, ΣC_i, ...]` → `[N, C_i, ...]`.
     ///
+    /// Large tensors are copied by ``ComputeThreads`` in parts of whole samples.
+    ///
     /// - Parameter channelCounts: The channels `C_i` of each part, summing to `shape[1]`.
     /// - Returns: One tensor per entry of `channelCounts`, in order.
     func splittingChannels(_ channelCounts: [Int]) -> [Tensor] {
@@ -44,6 +51,7 @@ extension Tensor {
                      "splittingChannels: channel counts \(channelCounts) do not divide \(shape) along axis 1")
         let (batch, totalChannels, trailing) = (shape[0], shape[1], Array(shape.dropFirst(2)))
         let inner = trailing.reduce(1, *)
+        let samplesPerPart = ComputeThreads.elementsPerPart / max(1, totalChannels * inner)
         var channelOffset = 0
         return withUnsafeBufferPointer { source in
             channelCounts.map { channels in
@@ -52,8 +60,10 @@ extension Tensor {
                 channelOffset += channels
                 return Tensor(shape: [batch, channels] + trailing) { target in
                     guard let target = target.baseAddress, let source = source.baseAddress else { return }
-                    for n in 0..<batch {
-                        (target + n * block).initialize(from: source + (n * totalChannels + offset) * inner, count: block)
+                    ComputeThreads.forEachPart(of: batch, minimumSize: samplesPerPart) { _, samples in
+                        for n in samples {
+                            (target + n * block).initialize(from: source + (n * totalChannels + offset) * inner, count: block)
+                        }
                     }
                 }
             }
