@@ -1,4 +1,5 @@
 import Foundation
+import NeuralNetwork
 
 // `actionlab`: the command-line front end. Exit status 0 on success, 1 when the manifest or the
 // data is wrong or a run fails, 2 for wrong usage.
@@ -14,6 +15,13 @@ let usage = GeneralUsage(commands: subcommands.map { $0.specification }).text
 KernelStartup.run()
 
 Console.markStart()
+// How compute threads wait between operations (the results do not depend on it).
+do {
+    try ComputeThreads.applyWaitPolicy(from: ProcessInfo.processInfo.environment)
+} catch {
+    Console.error("error: \(error)")
+    exit(2)
+}
 var arguments = CommandLine.arguments.dropFirst()
 let command = arguments.popFirst()
 let status: Int32

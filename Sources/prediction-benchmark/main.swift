@@ -101,6 +101,11 @@ func littleEndianBytes(_ values: [Float]) -> Data {
 }
 
 func run() throws -> Int32 {
+    do {
+        try ComputeThreads.applyWaitPolicy(from: ProcessInfo.processInfo.environment)
+    } catch {
+        throw BenchmarkUsageError(description: "\(error)")
+    }
     let options = try benchmarkOptions(CommandLine.arguments.dropFirst())
     guard let outputPath = options["output"] else { throw BenchmarkUsageError(description: "missing --output") }
     let output = URL(fileURLWithPath: outputPath, isDirectory: true)

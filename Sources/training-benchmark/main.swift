@@ -23,6 +23,11 @@ let usage = """
     """
 
 func run() throws -> Int32 {
+    do {
+        try ComputeThreads.applyWaitPolicy(from: ProcessInfo.processInfo.environment)
+    } catch {
+        throw BenchmarkUsageError(description: "\(error)")
+    }
     let options = try benchmarkOptions(CommandLine.arguments.dropFirst())
     guard let kind = options["model"], let family = ModelRegistry.builtIn.family(named: kind) else {
         throw BenchmarkUsageError(description: "--model must be one of " + ModelRegistry.builtIn.names.joined(separator: ", "))

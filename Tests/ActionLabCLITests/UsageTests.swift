@@ -87,7 +87,7 @@ import Testing
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("usage: actionlab <command> [options]\n"))
         #expect(Self.rowTerms(Self.section("commands:", of: help.output)) == Self.commandNames)
-        #expect(Self.rowTerms(Self.section("environment:", of: help.output)) == ["OPENBLAS_CORETYPE"])
+        #expect(Self.rowTerms(Self.section("environment:", of: help.output)) == ["ACTIONLAB_WAIT_POLICY", "OPENBLAS_CORETYPE"])
         #expect(Self.rowTerms(Self.section("options:", of: help.output)) == ["-h,", "--version"])
         #expect(help.output.split(separator: "\n").allSatisfy { $0.count <= 100 && !$0.hasSuffix(" ") },
                 "lines of at most 100 characters without trailing spaces")
@@ -202,6 +202,22 @@ import Testing
         #expect(errorLine?.contains(example.error) == true, "stderr: \(result.errorOutput)")
         if example.status == 2 {
             #expect(errorLine == "error: \(example.error)", "stderr: \(result.errorOutput)")
+        }
+    }
+
+    /// `ACTIONLAB_WAIT_POLICY` other than `active` or `passive` is a usage error that names the
+    /// variable and the value, before any command runs; `passive` and `active` run the command.
+    @Test func waitPolicyVariableIsChecked() throws {
+        let directory = try TemporaryDirectory(prefix: "actionlab-usage")
+        let wrong = try CommandLineTool.run(["info"], in: directory.url, environment: ["ACTIONLAB_WAIT_POLICY": "lazy"])
+        #expect(wrong.status == 2, "stderr: \(wrong.errorOutput)")
+        #expect(wrong.output.isEmpty)
+        #expect(wrong.errorOutput.contains("error: ACTIONLAB_WAIT_POLICY must be active or passive, got 'lazy'"),
+                "stderr: \(wrong.errorOutput)")
+        for policy in ["active", "passive"] {
+            let result = try CommandLineTool.run(["info"], in: directory.url, environment: ["ACTIONLAB_WAIT_POLICY": policy])
+            #expect(result.status == 0, "\(policy): \(result.errorOutput)")
+            #expect(result.output.contains("openblas kernel: "), "\(policy)")
         }
     }
 }

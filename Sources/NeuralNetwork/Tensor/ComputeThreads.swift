@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,6 +56,52 @@ public enum ComputeThreads {
         return try $scopedCount.withValue(count, operation: body)
     }
 
+    /// How the threads of a parallel operation wait for the next one.
+    public enum WaitPolicy: String, CaseIterable, Sendable {
+        /// Persistent workers spin for 200 µs (``SpinningWorkers/spinDuration``) after each
+        /// operation before they sleep, so the next one starts at once (OpenMP's
+        /// `OMP_WAIT_POLICY=active`). The default: a training step runs over a thousand short
+        /// operations.
+        case active
+        /// Dispatch's pool, whose threads sleep as soon as an operation ends (OpenMP's
+        /// `passive`): for a node shared with other jobs, where a spinning thread takes a core
+        /// from them. Results are the same bits under both policies.
+        case passive
+    }
+
+    /// The environment variable that sets ``waitPolicy`` in `actionlab` and the benchmarks:
+    /// `ACTIONLAB_WAIT_POLICY`, `active` or `passive`.
+    public static let waitPolicyVariable = "ACTIONLAB_WAIT_POLICY"
+
+    /// Whether idle workers spin (``WaitPolicy/active``), as an atomic flag read by every operation.
+    private static let passiveWait = Atomic<Bool>(false)
+
+    /// The process-wide wait policy, ``WaitPolicy/active`` unless set.
+    public static var waitPolicy: WaitPolicy {
+        get { passiveWait.load(ordering: .relaxed) ? .passive : .active }
+        set { passiveWait.store(newValue == .passive, ordering: .relaxed) }
+    }
+
+    /// Sets ``waitPolicy`` from ``waitPolicyVariable`` when `environment` has it.
+    ///
+    /// - Throws: ``InvalidWaitPolicy`` when its value is neither `active` nor `passive`.
+    public static func applyWaitPolicy(from environment: [String: String]) throws {
+        guard let value = environment[waitPolicyVariable] else { return }
+        guard let policy = WaitPolicy(rawValue: value) else { throw InvalidWaitPolicy(value: value) }
+        waitPolicy = policy
+    }
+
+    /// A value of `ACTIONLAB_WAIT_POLICY` that is not a ``WaitPolicy``.
+    public struct InvalidWaitPolicy: Error, CustomStringConvertible {
+        /// The value found.
+        public let value: String
+
+        public var description: String {
+            let choices = WaitPolicy.allCases.map(\.rawValue).joined(separator: " or ")
+            return "\(ComputeThreads.waitPolicyVariable) must be \(choices), got '\(value)'"
+        }
+    }
+
     /// The fewest elements of an element-wise loop worth a thread of their own (2¹⁶, 256 KiB
     /// of floats: tens of microseconds of memory traffic against a few to start a thread).
     static let elementsPerPart = 1 << 16
@@ -89,8 +136,8 @@ public enum ComputeThreads {
             for (index, range) in parts.enumerated() { body(index, range) }
             return
         }
-        if SpinningWorkers.shared.run(parts, body) { return }
-        // Another thread's region holds the spinning workers: Dispatch's pool runs this one.
+        if waitPolicy == .active, SpinningWorkers.shared.run(parts, body) { return }
+        // The passive policy, or another thread's operation holds the spinning workers.
         withoutActuallyEscaping(body) { body in
             let work = PartWork(body: body)
             DispatchQueue.concurrentPerform(iterations: parts.count) { index in

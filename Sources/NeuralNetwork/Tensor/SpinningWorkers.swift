@@ -21,7 +21,8 @@ import Glibc
 /// finished. Which thread runs a part never changes what the part computes, so results stay
 /// bit-identical for a given split. One region runs at a time; a caller that finds the pool busy
 /// (another thread's region, such as a parallel test or a second trial) gets `false` from
-/// ``run(_:_:)`` and uses Dispatch instead.
+/// ``run(_:_:)`` and uses Dispatch instead, as every caller does under
+/// ``ComputeThreads/WaitPolicy/passive``.
 final class SpinningWorkers: @unchecked Sendable {
     /// The process's pool, grown on demand to the largest ``ComputeThreads/count`` minus one.
     static let shared = SpinningWorkers()

@@ -8,6 +8,8 @@ struct GeneralUsage {
 
     /// Environment variables `actionlab` reads, each with its help.
     static let environment: [(name: String, help: String)] = [
+        ("ACTIONLAB_WAIT_POLICY",
+         "how compute threads (--threads) wait between operations: active spins 200 µs first (the default), passive sleeps at once, for nodes shared with other jobs; the results are the same"),
         ("OPENBLAS_CORETYPE",
          "force an OpenBLAS kernel (default: the best one the CPU's flags allow, checked at start-up; see 'actionlab info')"),
     ]
