@@ -16,10 +16,13 @@ import _BenchmarkSupport
 /// `{"model", "threads", "batch", "frames", "steps", "seconds", "windowsPerSecond", "kernel"}` as
 /// JSON. With `--layers R` (ST-GCN families only) the report also has `"layers"`: seconds per step
 /// of each kind of layer, forward and backward, each layer timed alone (``LayerProfile``).
+/// `--regions R` instead times R short parallel operations under each wait policy
+/// (``RegionLatency``) and prints `{"threads", "regions"}`.
 /// Exit status 1 on an error (printed to standard error), 2 for wrong usage.
 let usage = """
     usage: training-benchmark --model KIND [--threads N] [--batch 32] [--frames 60]
                               [--classes 6] [--steps 5] [--warmup 1] [--layers R]
+           training-benchmark --regions R [--threads 2]
     """
 
 func run() throws -> Int32 {
@@ -29,6 +32,14 @@ func run() throws -> Int32 {
         throw BenchmarkUsageError(description: "\(error)")
     }
     let options = try benchmarkOptions(CommandLine.arguments.dropFirst())
+    if options["regions"] != nil {
+        let threads = try positiveInteger(options, "threads", default: 2)
+        let report: [String: Any] = [
+            "threads": threads, "regions": RegionLatency(threads: threads, repeats: try positiveInteger(options, "regions")).json,
+        ]
+        print(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]), as: UTF8.self))
+        return 0
+    }
     guard let kind = options["model"], let family = ModelRegistry.builtIn.family(named: kind) else {
         throw BenchmarkUsageError(description: "--model must be one of " + ModelRegistry.builtIn.names.joined(separator: ", "))
     }
