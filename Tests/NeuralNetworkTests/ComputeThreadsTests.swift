@@ -136,6 +136,32 @@ import Testing
     }
 }
 
+extension ComputeThreadsTests {
+    /// A training step of `ctrgcn-small` at 2 threads gives the same bits under both wait
+    /// policies (the spinning workers, Dispatch's pool): the policy changes who runs a part, never
+    /// what it computes.
+    @Test func waitPoliciesGiveTheSameBits() throws {
+        let graph = GraphLayerTests.vision18Graph()
+        let input = randomTensor([8, 54, 30], seed: 90)
+        let gradLogits = randomTensor([8, 4], seed: 91)
+        func step(_ policy: ComputeThreads.WaitPolicy) throws -> [[UInt32]] {
+            let model = try CTRGCNNetwork(
+                configuration: .init(channelCount: 3, graph: graph, classCount: 4, blocks: CTRGCNNetwork.Preset.ctrgcnSmall.blocks),
+                seed: 92)
+            let previous = ComputeThreads.waitPolicy
+            ComputeThreads.waitPolicy = policy
+            defer { ComputeThreads.waitPolicy = previous }
+            return ComputeThreads.withCount(2) {
+                let logits = model.forward(input, training: true)
+                let gradInput = model.backward(gradLogits)
+                return ([logits.values, gradInput.values] + model.parameters.map(\.gradient.values)).map { $0.map(\.bitPattern) }
+            }
+        }
+        #expect(try step(.passive) == step(.active))
+        #expect(ComputeThreads.waitPolicy == .active)
+    }
+}
+
 /// The results of ``ComputeThreadsTests/concurrentOperationsReproduceTheStepRunAlone()``'s threads.
 private final class ConcurrentResults: @unchecked Sendable {
     private let lock = NSLock()
