@@ -61,7 +61,8 @@ public enum ComputeThreads {
         /// Persistent workers spin for 200 µs (``SpinningWorkers/spinDuration``) after each
         /// operation before they sleep, so the next one starts at once (OpenMP's
         /// `OMP_WAIT_POLICY=active`). The default: a training step runs over a thousand short
-        /// operations.
+        /// operations. An operation split into more parts than the machine has processors runs
+        /// on Dispatch's pool, as libgomp stops spinning when threads outnumber processors.
         case active
         /// Dispatch's pool, whose threads sleep as soon as an operation ends (OpenMP's
         /// `passive`): for a node shared with other jobs, where a spinning thread takes a core
@@ -102,6 +103,9 @@ public enum ComputeThreads {
         }
     }
 
+    /// The processors online, which bound the parts the spinning workers take.
+    private static let processorCount = ProcessInfo.processInfo.activeProcessorCount
+
     /// The fewest elements of an element-wise loop worth a thread of their own (2¹⁶, 256 KiB
     /// of floats: tens of microseconds of memory traffic against a few to start a thread).
     static let elementsPerPart = 1 << 16
@@ -136,8 +140,9 @@ public enum ComputeThreads {
             for (index, range) in parts.enumerated() { body(index, range) }
             return
         }
-        if waitPolicy == .active, SpinningWorkers.shared.run(parts, body) { return }
-        // The passive policy, or another thread's operation holds the spinning workers.
+        // More parts than cores would leave a part waiting for a core that a worker spins on.
+        if waitPolicy == .active, parts.count <= processorCount, SpinningWorkers.shared.run(parts, body) { return }
+        // The passive policy, more parts than cores, or another thread's operation holds the workers.
         withoutActuallyEscaping(body) { body in
             let work = PartWork(body: body)
             DispatchQueue.concurrentPerform(iterations: parts.count) { index in
