@@ -21,6 +21,10 @@ public struct Provenance: Codable, Sendable {
     /// The threads the run split each numeric operation between (``ComputeThreads/count``:
     /// `training.threads`); nil in files written before it was recorded.
     public var computeThreads: Int?
+    /// How those threads waited between operations, `active` or `passive`
+    /// (``ComputeThreads/WaitPolicy``; the results do not depend on it); nil in files written
+    /// before it was recorded.
+    public var computeWaitPolicy: String?
     /// FFmpeg release and library versions.
     public var ffmpeg: [String: String]
     /// Host name, CPU model, logical cores, operating system.
@@ -73,7 +77,7 @@ public struct Provenance: Codable, Sendable {
         Provenance(
             actionlabVersion: actionlabVersion, gitCommit: gitCommit, swiftVersion: swiftVersion,
             hdf5Version: HDF5Library.version,
-            openblas: .current, computeThreads: ComputeThreads.count,
+            openblas: .current, computeThreads: ComputeThreads.count, computeWaitPolicy: ComputeThreads.waitPolicy.rawValue,
             ffmpeg: FFmpegLibrary.libraryVersions.merging(["release": FFmpegLibrary.versionInfo]) { $1 },
             host: hostFacts, seed: seed, data: data, skipped: skipped.isEmpty ? nil : skipped,
             splitMethods: splitMethods.isEmpty ? nil : splitMethods, slurm: slurmFacts)
@@ -160,7 +164,8 @@ public struct Provenance: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case actionlabVersion = "actionlab_version", gitCommit = "git_commit", swiftVersion = "swift_version"
-        case hdf5Version = "hdf5_version", openblas, computeThreads = "compute_threads", ffmpeg, host, seed, data, skipped
+        case hdf5Version = "hdf5_version", openblas, computeThreads = "compute_threads", computeWaitPolicy = "compute_wait_policy"
+        case ffmpeg, host, seed, data, skipped
         case splitMethods = "split_methods", slurm
     }
 }

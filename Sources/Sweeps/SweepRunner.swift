@@ -3,6 +3,7 @@ import Dataset
 import FeatureCache
 import Foundation
 import Manifest
+import NeuralNetwork
 import Reports
 
 /// Runs a sweep: every trial of a plan, in this process or in worker processes, resumable,
@@ -306,6 +307,11 @@ public struct SweepRunner {
         let stripes = (0..<min(jobs, trials.count)).map { worker in
             Swift.stride(from: worker, to: trials.count, by: jobs).map { trials[$0] }
         }
+        // Workers that together start more compute threads than there are processors would spin
+        // on cores other workers need: they wait passively unless the environment says otherwise.
+        let threads = trials.map(\.configuration.training.threads).max() ?? 1
+        let oversubscribed = stripes.count * threads > ProcessInfo.processInfo.activeProcessorCount
+            && ProcessInfo.processInfo.environment[ComputeThreads.waitPolicyVariable] == nil
         let group = DispatchGroup()
         let failures = MessageList()
         let lifeline = WorkerLifeline.Parent()
@@ -314,6 +320,7 @@ public struct SweepRunner {
             process.executableURL = executable
             process.arguments = ["trial", folder.path] + stripe.map { "\($0.index)" }
             var environment = [Provenance.gitCommitEnvironmentKey: Provenance.gitCommit]
+            if oversubscribed { environment[ComputeThreads.waitPolicyVariable] = ComputeThreads.WaitPolicy.passive.rawValue }
             let output = Pipe(), errors = Pipe()
             if let observer {
                 environment[TrialProgress.workerEnvironmentKey] = "1"

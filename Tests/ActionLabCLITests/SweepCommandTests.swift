@@ -59,6 +59,39 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("trials").path).sorted()
     }
 
+    /// The `compute_wait_policy` of every trial's `provenance.json` in a sweep folder.
+    static func waitPolicies(_ folder: URL) throws -> [String] {
+        try trialIDs(folder).map { id in
+            let data = try Data(contentsOf: folder.appendingPathComponent("trials/\(id)/provenance.json"))
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            return try #require(object["compute_wait_policy"] as? String, "trial \(id)")
+        }
+    }
+
+    /// Two workers of `--threads P` (P = this machine's processors) would run 2·P compute threads
+    /// on P processors, so they wait passively; with `ACTIONLAB_WAIT_POLICY` set, the workers keep
+    /// the value given. Each trial's provenance says which, and both runs train the same bits.
+    @Test func oversubscribedWorkersWaitPassively() throws {
+        let project = try Self.makeProject(epochs: 2, grid: #""windows.duration": [5, 10]"#)
+        let threads = "\(ProcessInfo.processInfo.activeProcessorCount)"
+        func run(_ output: String, policy: String?) throws -> URL {
+            let result = try CommandLineTool.run(
+                ["run", "experiments/sweep.json5", "--output", output, "--jobs", "2", "--threads", threads], in: project.url,
+                environment: ["ACTIONLAB_WAIT_POLICY": policy])
+            #expect(result.status == 0, "stderr: \(result.errorOutput)")
+            return project.file(output)
+        }
+        let automatic = try run("automatic", policy: nil)
+        #expect(try Self.waitPolicies(automatic) == Array(repeating: "passive", count: 4))
+        let chosen = try run("chosen", policy: "active")
+        #expect(try Self.waitPolicies(chosen) == Array(repeating: "active", count: 4))
+        for id in try Self.trialIDs(automatic) {
+            let a = try Data(contentsOf: automatic.appendingPathComponent("trials/\(id)/metrics.json"))
+            let b = try Data(contentsOf: chosen.appendingPathComponent("trials/\(id)/metrics.json"))
+            #expect(a == b, "trial \(id) differs between the wait policies")
+        }
+    }
+
     @Test func parallelWorkersAndAResumedKilledRunMatchOneWorker() throws {
         let project = try Self.makeProject()
         let serial = try CommandLineTool.run(["run", "experiments/sweep.json5", "--output", "serial", "--jobs", "1"], in: project.url)
