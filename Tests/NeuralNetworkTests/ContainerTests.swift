@@ -70,6 +70,48 @@ import Testing
         #expect(branches.stateDictionary().map(\.name) == ["0.weight", "0.bias", "1.weight", "1.bias"])
     }
 
+    /// Branches large enough to be copied in several parts (64 samples of 8 × 60 × 18 values,
+    /// 2 threads), each branch computing something else: every output channel is its branch's
+    /// output channel, and every part of the split gradient reaches its branch, so ∂x equals the
+    /// sum of the branches' own backward passes, bit for bit.
+    @Test func largeBranchesCopyEverySampleOfEveryBranch() {
+        var generator = SeededGenerator(seed: 5)
+        let first = ReLU()
+        let convolution = TemporalConvolution(inChannels: 3, outChannels: 2, kernelSize: 1, using: &generator)
+        let last = TemporalConvolution(inChannels: 3, outChannels: 3, kernelSize: 3, using: &generator)
+        let branches = Branches([("first", first), ("convolution", convolution), ("last", last)])
+        let x = randomTensor([64, 3, 60, 18], seed: 6)
+        let gradient = randomTensor([64, 8, 60, 18], seed: 7)
+        let (y, gradInput) = ComputeThreads.withCount(2) {
+            (branches.forward(x, training: true), branches.backward(gradient))
+        }
+        #expect(y.shape == [64, 8, 60, 18])
+        let outputs = [first.forward(x, training: true), convolution.forward(x, training: true), last.forward(x, training: true)]
+        let plane = 60 * 18
+        var expectedY = [Float](), branchGradients: [Tensor] = []
+        for n in 0..<64 {
+            for output in outputs {
+                let block = output.shape[1] * plane
+                expectedY += output.values[(n * block)..<((n + 1) * block)]
+            }
+        }
+        var channelOffset = 0
+        for (layer, output) in zip([first, convolution, last] as [any Layer], outputs) {
+            let block = output.shape[1] * plane
+            var part = [Float]()
+            for n in 0..<64 {
+                let start = (n * 8 + channelOffset) * plane
+                part += gradient.values[start..<(start + block)]
+            }
+            branchGradients.append(layer.backward(Tensor(shape: output.shape, values: part)))
+            channelOffset += output.shape[1]
+        }
+        #expect(y.values.map(\.bitPattern) == expectedY.map(\.bitPattern))
+        var expectedGradient = branchGradients[0]
+        for branchGradient in branchGradients.dropFirst() { expectedGradient.add(branchGradient) }
+        #expect(gradInput.values.map(\.bitPattern) == expectedGradient.values.map(\.bitPattern))
+    }
+
     // MARK: Finite differences
 
     struct ShapeCase: Sendable, CustomTestStringConvertible {

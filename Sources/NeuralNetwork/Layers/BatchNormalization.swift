@@ -192,12 +192,11 @@ public final class BatchNormalization: Layer {
             length = shape.dropFirst(2).reduce(1, *)
         }
 
-        /// Calls `body(c)` for every channel, channels split between ``ComputeThreads`` so that
-        /// each part holds at least ``ComputeThreads/elementsPerPart`` values; a channel's results
-        /// do not depend on the split.
+        /// Calls `body(c)` for every channel, channels split between ``ComputeThreads`` in parts
+        /// of about ``ComputeThreads/elementsPerPart`` values or more; a channel's results do not
+        /// depend on the split.
         func forEachChannel(_ body: (_ channel: Int) -> Void) {
-            let perPart = max(1, ComputeThreads.elementsPerPart / max(1, batch * length))
-            ComputeThreads.forEachPart(of: channels, minimumSize: perPart) { _, range in
+            ComputeThreads.forEachPart(of: channels, elementsPerItem: batch * length) { _, range in
                 for c in range { body(c) }
             }
         }

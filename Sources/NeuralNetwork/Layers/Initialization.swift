@@ -35,11 +35,10 @@ enum Initialization {
 func addChannelBias(
     _ bias: Tensor, to output: inout Tensor, batch: Int, channels: Int, inner: Int
 ) {
-    let samplesPerPart = ComputeThreads.elementsPerPart / max(1, channels * inner)
     bias.withUnsafeBufferPointer { b in
         output.withUnsafeMutableBufferPointer { y in
             guard let y = y.baseAddress, let b = b.baseAddress else { return }
-            ComputeThreads.forEachPart(of: batch, minimumSize: samplesPerPart) { _, samples in
+            ComputeThreads.forEachPart(of: batch, elementsPerItem: channels * inner) { _, samples in
                 for n in samples {
                     for o in 0..<channels {
                         VectorKernels.add(constant: b[o], to: y + (n * channels + o) * inner, count: inner)
@@ -57,11 +56,10 @@ func addChannelBias(
 func accumulateChannelSums(
     of gradOutput: Tensor, into gradient: inout Tensor, batch: Int, channels: Int, inner: Int
 ) {
-    let channelsPerPart = ComputeThreads.elementsPerPart / max(1, batch * inner)
     gradOutput.withUnsafeBufferPointer { g in
         gradient.withUnsafeMutableBufferPointer { db in
             guard let g = g.baseAddress, let db = db.baseAddress else { return }
-            ComputeThreads.forEachPart(of: channels, minimumSize: channelsPerPart) { _, range in
+            ComputeThreads.forEachPart(of: channels, elementsPerItem: batch * inner) { _, range in
                 for o in range {
                     var total: Float = 0
                     for n in 0..<batch {

@@ -68,7 +68,7 @@ public final class TemporalMaxPooling: Layer {
             x.withUnsafeBufferPointer { values in
                 winners.withUnsafeMutableBufferPointer { winners in
                     let winners = winners
-                    ComputeThreads.forEachPart(of: rows, minimumSize: rowsPerPart(length * width)) { _, rows in
+                    ComputeThreads.forEachPart(of: rows, elementsPerItem: length * width) { _, rows in
                         for row in rows {
                             for t in 0..<outLength {
                                 // Padding never wins, so the window is the real frames it covers.
@@ -107,16 +107,11 @@ public final class TemporalMaxPooling: Layer {
                 // A row's outputs have their winners in the same row, so rows split between threads.
                 let (rows, rowSize) = (inputShape[0] * inputShape[1], winners.count / max(1, inputShape[0] * inputShape[1]))
                 let (dx, winners) = (dx, winners)
-                ComputeThreads.forEachPart(of: rows, minimumSize: rowsPerPart(rowSize)) { _, rows in
+                ComputeThreads.forEachPart(of: rows, elementsPerItem: rowSize) { _, rows in
                     for out in (rows.lowerBound * rowSize)..<(rows.upperBound * rowSize) { dx[winners[out]] += g[out] }
                 }
             }
         }
         return gradInput
-    }
-
-    /// The fewest rows of `rowSize` elements worth a thread of their own.
-    private func rowsPerPart(_ rowSize: Int) -> Int {
-        max(1, ComputeThreads.elementsPerPart / max(1, rowSize))
     }
 }

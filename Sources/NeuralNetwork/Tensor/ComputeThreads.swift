@@ -169,6 +169,21 @@ public enum ComputeThreads {
         forEach(parts(of: total, minimumSize: minimumSize, alignment: alignment), body)
     }
 
+    /// Splits `0..<items` into parts of whole items, each of about ``elementsPerPart`` values or
+    /// more (`elementsPerPart / elementsPerItem` items, rounded down, at least 1), and runs
+    /// ``forEach(_:_:)``: the split every loop over samples, channels or rows uses.
+    ///
+    /// - Parameters:
+    ///   - items: The number of items (samples, channels, rows).
+    ///   - elementsPerItem: The values one item spans (for a sample of `[N, C, T]`, `C·T`);
+    ///     0 counts as 1.
+    ///   - body: The work of one part; it must only write memory no other part writes.
+    static func forEachPart(
+        of items: Int, elementsPerItem: Int, _ body: (_ part: Int, _ range: Range<Int>) -> Void
+    ) {
+        forEachPart(of: items, minimumSize: max(1, elementsPerPart / max(1, elementsPerItem)), body)
+    }
+
     /// Runs `body` with ``isInsidePart`` set on this thread.
     static func runningAsPart<R>(_ body: () throws -> R) rethrows -> R {
         let wasInside = isInsidePart
