@@ -23,12 +23,14 @@ public func expectClose(
 /// `margin > 0` (keeps inputs away from ReLU's kink at 0 for finite differences).
 public func randomTensor(_ shape: [Int], seed: UInt64, margin: Float = 0) -> Tensor {
     var generator = SeededGenerator(seed: seed, purpose: "test-tensor")
-    var tensor = Tensor(zeros: shape)
-    for i in 0..<tensor.count {
+    // Built as an array first. (Writing `tensor.values[i]` element by element from this module
+    // once copied all of `values` on every write, while `values` had a `didSet` observer:
+    // 552,960 values took 29 s, nearly all in `memmove`, against 0.24 s this way.)
+    let values = (0..<shape.reduce(1, *)).map { _ -> Float in
         let u = generator.nextUniform(from: -1, to: 1)
-        tensor.values[i] = margin > 0 ? (u < 0 ? u - margin : u + margin) : u
+        return margin > 0 ? (u < 0 ? u - margin : u + margin) : u
     }
-    return tensor
+    return Tensor(shape: shape, values: values)
 }
 
 /// Finite-difference gradient check of a layer (micrograd's habit, here against central

@@ -18,6 +18,19 @@ import Testing
         #expect(tensor.reshaped([3, 2])[1, 1] == 9)
     }
 
+    /// Writing one element through `values` from another module (this test's) changes the
+    /// storage in place: the buffer keeps its address, as it would not if the whole array were
+    /// copied for each write (what a `didSet` observer on `values` did: quadratic time).
+    @Test func elementWritesThroughValuesAreInPlace() {
+        var tensor = Tensor(zeros: [4, 1000])
+        let before = tensor.withUnsafeBufferPointer { $0.baseAddress }
+        tensor.values[5] = 1
+        tensor.values[3999] += 2
+        let after = tensor.withUnsafeBufferPointer { $0.baseAddress }
+        #expect(before == after)
+        #expect(tensor.values[5] == 1 && tensor.values[3999] == 2 && tensor.values.reduce(0, +) == 3)
+    }
+
     @Test func arithmetic() {
         let a = Tensor(shape: [3], values: [1, 2, 3])
         let b = Tensor(shape: [3], values: [0.5, -1, 4])
