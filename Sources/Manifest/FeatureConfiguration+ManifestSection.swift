@@ -25,7 +25,7 @@ extension FeatureConfiguration: ManifestSection {
                     "videos extracted at once (one pose landmarker each) and keypoint files imported at once; not part of the "
                         + "cache key or trial id, as results are identical for every value; `extract`, `run` and `predict` "
                         + "take `--workers N` over it")
-                .defaultText("the number of cores, at most Slurm's SLURM_CPUS_PER_TASK"),
+                .defaultText("the cores this process may use (affinity mask, cgroup CPU quota), at most Slurm's SLURM_CPUS_PER_TASK"),
         ]
     }
 

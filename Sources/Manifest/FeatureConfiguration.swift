@@ -1,4 +1,5 @@
 import Foundation
+import NeuralNetwork
 import Pose
 
 /// What the keypoint arrays look like and where extracted features are cached.
@@ -16,9 +17,9 @@ public struct FeatureConfiguration: Sendable, Hashable {
     /// The pose landmarker's settings for video sources.
     public var pose: PoseEstimationConfiguration
     /// How many videos are extracted at once (each worker with its own landmarker, decoding
-    /// pipelined as for one), and keypoint files imported; nil for the number of cores, at
-    /// most Slurm's `SLURM_CPUS_PER_TASK` (``extractionWorkers``). Not part of any cache key or trial id: the results are the same
-    /// for every value.
+    /// pipelined as for one), and keypoint files imported; nil for the cores this process may
+    /// use, at most Slurm's `SLURM_CPUS_PER_TASK` (``extractionWorkers``). Not part of any cache
+    /// key or trial id: the results are the same for every value.
     public var workers: Int?
 
     /// Creates a feature configuration; the defaults are Create ML's body pose at 30 fps.
@@ -38,8 +39,9 @@ public struct FeatureConfiguration: Sendable, Hashable {
         workers ?? Self.availableCores()
     }
 
-    /// The cores a process may keep busy: `ProcessInfo.activeProcessorCount` (which follows
-    /// `taskset` and cgroup limits), at most the CPUs Slurm allotted the task when it says so.
+    /// The cores a process may keep busy: ``ComputeThreads/availableProcessors()`` (the machine's
+    /// processors within the affinity mask that `taskset` and Slurm's CPU binding set and the
+    /// cgroup CPU quota), at most the CPUs Slurm allotted the task when it says so.
     ///
     /// A Slurm cluster without CPU binding (`TaskPlugin=task/none`, `ProctrackType=proctrack/linuxproc`)
     /// lets a job see every core of its node, so an extraction shard submitted with
@@ -50,7 +52,7 @@ public struct FeatureConfiguration: Sendable, Hashable {
     ///   is ignored.
     /// - Returns: At least 1.
     public static func availableCores(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let cores = ComputeThreads.availableProcessors()
         guard let text = environment["SLURM_CPUS_PER_TASK"], let allotted = Int(text), allotted > 0 else { return cores }
         return min(cores, allotted)
     }

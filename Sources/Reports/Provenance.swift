@@ -27,7 +27,8 @@ public struct Provenance: Codable, Sendable {
     public var computeWaitPolicy: String?
     /// FFmpeg release and library versions.
     public var ffmpeg: [String: String]
-    /// Host name, CPU model, logical cores, operating system.
+    /// Host name, CPU model, logical cores (the machine's online processors), available
+    /// processors (those this process may run on), operating system.
     public var host: [String: String]
     /// The run's seed.
     public var seed: Int
@@ -131,11 +132,14 @@ public struct Provenance: Codable, Sendable {
         return status.isEmpty ? head : head + "-dirty"
     }()
 
-    /// Host name, logical cores, operating system and CPU model (`/proc/cpuinfo`'s `model name`).
+    /// Host name, logical cores (the machine's), the processors this process may run on
+    /// (``ComputeThreads/availableProcessors()``: affinity mask and cgroup quota), operating system
+    /// and CPU model (`/proc/cpuinfo`'s `model name`).
     public static let hostFacts: [String: String] = {
         var facts = [
             "hostname": ProcessInfo.processInfo.hostName,
-            "logical_cores": "\(ProcessInfo.processInfo.activeProcessorCount)",
+            "logical_cores": "\(ComputeThreads.onlineProcessors)",
+            "available_processors": "\(ComputeThreads.availableProcessors())",
             "os": ProcessInfo.processInfo.operatingSystemVersionString,
         ]
         if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),

@@ -186,13 +186,14 @@ public struct SweepPlan: Sendable {
 }
 
 extension SweepPlan {
-    /// A warning when a trial asks for more compute threads (`training.threads`) than the
-    /// machine has logical cores, or nil.
+    /// A warning when a trial asks for more compute threads (`training.threads`) than there are
+    /// processors this process may use, or nil.
     ///
-    /// - Parameter logicalCores: The cores to compare with; default: this machine's.
-    public func threadWarning(logicalCores: Int = ProcessInfo.processInfo.activeProcessorCount) -> String? {
+    /// - Parameter logicalCores: The cores to compare with; default: those this process may run on
+    ///   (``FeatureConfiguration/availableCores(environment:)``).
+    public func threadWarning(logicalCores: Int = FeatureConfiguration.availableCores()) -> String? {
         guard let threads = trials.map(\.configuration.training.threads).max(), threads > logicalCores else { return nil }
-        return "warning: training.threads \(threads) is more than the \(logicalCores) logical cores here: each operation is split "
+        return "warning: training.threads \(threads) is more than the \(logicalCores) processors available here: each operation is split "
             + "into \(threads) parts that take turns on \(logicalCores) cores (slower; the same results as \(threads) threads elsewhere)"
     }
 }

@@ -310,7 +310,7 @@ public struct SweepRunner {
         // Workers that together start more compute threads than there are processors would spin
         // on cores other workers need: they wait passively unless the environment says otherwise.
         let threads = trials.map(\.configuration.training.threads).max() ?? 1
-        let oversubscribed = stripes.count * threads > ProcessInfo.processInfo.activeProcessorCount
+        let oversubscribed = stripes.count * threads > FeatureConfiguration.availableCores()
             && ProcessInfo.processInfo.environment[ComputeThreads.waitPolicyVariable] == nil
         let group = DispatchGroup()
         let failures = MessageList()

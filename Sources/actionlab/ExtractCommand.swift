@@ -17,8 +17,8 @@ enum ExtractCommand: Subcommand {
             + "video list (manifest order, folders sorted), so N processes, on one machine or many, cover every video once")
     static let workers = CommandOption.positiveInteger(
         "workers", valueName: "N",
-        help: "videos extracted at once, each with its own pose landmarker (default features.workers, else the number of "
-            + "cores); the extracted poses are identical whatever N")
+        help: "videos extracted at once, each with its own pose landmarker (default features.workers, else the "
+            + "processors available); the extracted poses are identical whatever N")
     static let shards = CommandOption.positiveInteger(
         "shards", valueName: "N",
         help: "with --launcher slurm: array tasks, each extracting one shard (default: one per video, at most 1000)")

@@ -19,6 +19,7 @@ enum InfoCommand: Subcommand {
                 ("actionlab", Provenance.actionlabVersion),
                 ("cpu", host["cpu"] ?? "unknown"),
                 ("logical cores", host["logical_cores"] ?? "unknown"),
+                ("available processors", host["available_processors"] ?? "unknown"),
                 ("openblas", openblas.configuration),
                 ("openblas kernel", openblas.coreName),
                 ("kernel selection", openblas.kernelSelection),

@@ -51,7 +51,7 @@ enum PredictCommand: Subcommand {
     static let workers = CommandOption.positiveInteger(
         "workers", valueName: "N",
         help: "video inputs whose poses are extracted at once before predicting, each with its own pose landmarker "
-            + "(default the model's features.workers, else the number of cores); the poses are identical whatever N")
+            + "(default the model's features.workers, else the processors available); the poses are identical whatever N")
     static let json = CommandOption.flag("json", help: "print one JSON line per prediction on standard output, then the output folder")
 
     static let specification = CommandSpecification(

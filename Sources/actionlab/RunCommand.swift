@@ -29,7 +29,7 @@ enum RunCommand: Subcommand {
     static let workers = CommandOption.positiveInteger(
         "workers", valueName: "N",
         help: "videos extracted at once while the data are loaded, each with its own pose landmarker (default "
-            + "features.workers, else the number of cores); the extracted poses, trial ids and results are identical whatever N")
+            + "features.workers, else the processors available); the extracted poses, trial ids and results are identical whatever N")
     static let prepare = CommandOption.flag(
         "prepare", help: "create the sweep folder and cache the data, run no trial (then `actionlab trial` runs "
             + "the trials, for example as cluster array tasks)")

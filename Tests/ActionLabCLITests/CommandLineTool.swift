@@ -32,12 +32,22 @@ enum CommandLineTool {
     }
 
     /// Runs `actionlab arguments...` in `directory` and collects its exit status and output.
-    /// - Parameter environment: Changes to this process's environment for the child: a value
-    ///   sets the variable, nil removes it.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String?] = [:]) throws -> Result {
+    /// - Parameters:
+    ///   - environment: Changes to this process's environment for the child: a value sets the
+    ///     variable, nil removes it.
+    ///   - launcher: A command that runs `actionlab` (its path and arguments before
+    ///     `actionlab`'s, such as `["/usr/bin/taskset", "-c", "0"]`), or none.
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String?] = [:], launcher: [String] = []
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = try executable
-        process.arguments = arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [try executable.path] + arguments
+        } else {
+            process.executableURL = try executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var childEnvironment = ProcessInfo.processInfo.environment
         for (name, value) in environment { childEnvironment[name] = value }

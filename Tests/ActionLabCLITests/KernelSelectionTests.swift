@@ -6,9 +6,9 @@ import Testing
 /// The OpenBLAS kernel the real executable runs, as `actionlab info` reports it.
 @Suite struct KernelSelectionTests {
     /// `actionlab info`'s `key: value` lines.
-    static func info(environment: [String: String?]) throws -> [String: String] {
+    static func info(environment: [String: String?], launcher: [String] = []) throws -> [String: String] {
         let directory = try TemporaryDirectory(prefix: "actionlab-info")
-        let result = try CommandLineTool.run(["info"], in: directory.url, environment: environment)
+        let result = try CommandLineTool.run(["info"], in: directory.url, environment: environment, launcher: launcher)
         #expect(result.status == 0, "stderr: \(result.errorOutput)")
         var lines: [String: String] = [:]
         for line in result.output.split(separator: "\n") {
@@ -52,5 +52,23 @@ import Testing
         let result = try CommandLineTool.run(["run", "missing.json5", "--threads", value], in: directory.url)
         #expect(result.status == 2, "stderr: \(result.errorOutput)")
         #expect(result.errorOutput.contains("--threads"), "stderr: \(result.errorOutput)")
+    }
+
+    /// `taskset -c C actionlab info`, C the first CPU this test may use, says 1 available processor
+    /// (the affinity mask that Slurm's CPU binding sets too) and still the machine's logical
+    /// cores; unbound, it says at most those.
+    @Test func availableProcessorsFollowTheAffinityMask() throws {
+        let taskset = "/usr/bin/taskset"
+        try #require(FileManager.default.isExecutableFile(atPath: taskset), "util-linux's taskset is missing")
+        let status = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
+        let allowed = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") })
+        let firstCPU = try #require(allowed.dropFirst("Cpus_allowed_list:".count).split(whereSeparator: { !$0.isNumber }).first)
+        let bound = try Self.info(environment: [:], launcher: [taskset, "-c", String(firstCPU)])
+        let cores = ComputeThreads.onlineProcessors
+        #expect(bound["available processors"] == "1")
+        #expect(bound["logical cores"] == "\(cores)")
+        let unbound = try Self.info(environment: [:])
+        let available = try #require(unbound["available processors"].flatMap { Int($0) })
+        #expect((1...cores).contains(available))
     }
 }

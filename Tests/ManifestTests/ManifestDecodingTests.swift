@@ -1,6 +1,7 @@
 import Foundation
 import Manifest
 import Models
+import NeuralNetwork
 import ManifestSchema
 import Pose
 import Testing
@@ -163,7 +164,7 @@ import Testing
     }
 
     @Test func workersDefaultToTheCoresAtMostSlurmsAllotment() {
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let cores = ComputeThreads.availableProcessors()
         #expect(FeatureConfiguration.availableCores(environment: [:]) == cores)
         #expect(FeatureConfiguration.availableCores(environment: ["SLURM_CPUS_PER_TASK": "1"]) == 1)
         #expect(FeatureConfiguration.availableCores(environment: ["SLURM_CPUS_PER_TASK": "4096"]) == cores)

@@ -103,8 +103,9 @@ public enum ComputeThreads {
         }
     }
 
-    /// The processors online, which bound the parts the spinning workers take.
-    private static let processorCount = ProcessInfo.processInfo.activeProcessorCount
+    /// The processors this process may run on (``availableProcessors()``, read once), which
+    /// bound the parts the spinning workers take.
+    private static let processorCount = availableProcessors()
 
     /// The fewest elements of an element-wise loop worth a thread of their own (2¹⁶, 256 KiB
     /// of floats: tens of microseconds of memory traffic against a few to start a thread).
