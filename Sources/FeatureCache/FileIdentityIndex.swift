@@ -88,33 +88,49 @@ public final class FileIdentityIndex: @unchecked Sendable {
     ///   ``HashedFolder/largestKeptFile`` bytes is read whole and its bytes passed to `keep`
     ///   (read once for the hash and for an importer); else it is hashed in chunks.
     private func contentHash(atPath path: String, keep: ((Data) -> Void)? = nil) throws -> ContentHash {
+        let known = record(for: path)
+        // A file the index does not know is opened at once, its identity taken from the open file
+        // (no `stat` of the path: on a first import that is one path lookup less per file).
+        if known == nil, let keep {
+            let started = Self.now()
+            if let file = try WholeFile.read(atPath: path, largest: HashedFolder.largestKeptFile) {
+                let hash = try ContentHash.sha256(of: file.bytes)
+                remember(path, hash: hash, before: file.before, after: file.after, hashedAt: started)
+                keep(file.bytes)
+                return hash
+            }
+        }
         guard let before = FileIdentity(path: path) else { return try ContentHash.sha256(ofFileAt: URL(fileURLWithPath: path)) }
-        if let record = record(for: path), record.identity == before, record.isTrusted(margin: racyMargin) {
+        if let known, known.identity == before, known.isTrusted(margin: racyMargin) {
             lock.withLock { hitCount += 1 }
-            return record.hash
+            return known.hash
         }
         let started = Self.now()
         let hash: ContentHash
         let after: FileIdentity?
-        if let keep, before.size <= HashedFolder.largestKeptFile {
-            let file = try WholeFile.read(atPath: path, expectedSize: Int(before.size))
+        if let keep, before.size <= HashedFolder.largestKeptFile, let file = try WholeFile.read(atPath: path, largest: HashedFolder.largestKeptFile) {
             hash = try ContentHash.sha256(of: file.bytes)
-            after = file.identity
+            after = file.after
             keep(file.bytes)
         } else {
             hash = try ContentHash.sha256(ofFileAt: URL(fileURLWithPath: path, isDirectory: false))
             after = FileIdentity(path: path)
         }
+        remember(path, hash: hash, before: before, after: after, hashedAt: started)
+        return hash
+    }
+
+    /// Counts a hashed file and records its hash under `before`, unless the file changed while it
+    /// was read (`after` differs): then its hash may mix two versions, and it is not recorded.
+    private func remember(_ path: String, hash: ContentHash, before: FileIdentity?, after: FileIdentity?, hashedAt started: Int64) {
         lock.withLock {
             hashedCount += 1
-            // A file that changed while it was read is not recorded: its hash may mix two versions.
-            if after == before {
+            if let before, after == before {
                 let record = Record(identity: before, hashedAt: started, hash: hash)
                 records[path] = record
                 added[path] = record
             }
         }
-        return hash
     }
 
     /// The hash of ``ContentHash/sha256(ofFolderAt:fileExtension:)``, each file's hash taken from

@@ -64,6 +64,8 @@ public struct DatasetLoader {
         var skipped: [String] = []
         var emptyTrainingSources: [String] = []
         var records: [DataSourceRecord] = []
+        // Where each (role, path) is in `records`: a source of many files looks each one up.
+        var recordPositions: [String: [String: Int]] = [:]
         var hits = 0
         let videos = VideoSequenceReader(cache: cache, pose: configuration.features.pose, log: log)
         let testSelection = dataset.test.flatMap { $0.selection.isEmpty ? nil : $0 }
@@ -100,17 +102,19 @@ public struct DatasetLoader {
                             if role == sourceRole { sequences += named } else { selectedForTest += named }
                             // The file's recordings, under its role until the validation split assigns them.
                             let groups = Set(result.sequences.map(\.group))
-                            if let index = records.firstIndex(where: { $0.role == role && $0.path == sample.file.path }) {
+                            let path = sample.file.path
+                            if let index = recordPositions[role]?[path] {
                                 let earlier = records[index].splits?[role] ?? []
                                 records[index].splits = [role: Array(groups.union(earlier))]
                             } else {
+                                recordPositions[role, default: [:]][path] = records.count
                                 records.append(DataSourceRecord(
-                                    role: role, path: sample.file.path, sha256: result.sourceHash, cacheKey: result.key,
+                                    role: role, path: path, sha256: result.sourceHash, cacheKey: result.key,
                                     sequences: result.sequences.count, splits: [role: Array(groups)],
                                     clampedKeypoints: result.clamped?.count))
                             }
                             if let fileClamped = result.clamped { clamped.add(fileClamped) }
-                            if fileHits[sample.file.path] == nil { fileHits[sample.file.path] = result.hit }
+                            if fileHits[path] == nil { fileHits[path] = result.hit }
                             sequenceCount += result.sequences.count
                         } catch {
                             failed(error)

@@ -1,19 +1,31 @@
 import Foundation
 
-/// Reads a whole file with plain system calls (`open`, `read` until end of file, `fstat`,
+/// Reads a whole file with plain system calls (`open`, `fstat`, `read` until end of file, `fstat`,
 /// `close`): no `stat` of the path and no `URL`, for sources of many small files.
 enum WholeFile {
-    /// The bytes of the file at `path`, and its identity once read (`fstat` of the open file).
+    /// A file read whole, with its identity before and after the read (`fstat` of the open file);
+    /// the two differ if the file changed while it was read.
+    struct Contents {
+        var bytes: Data
+        var before: FileIdentity
+        var after: FileIdentity?
+    }
+
+    /// The bytes of the file at `path`, or nil (and nothing read) if it is larger than `largest`
+    /// bytes when opened or `fstat` cannot say how large it is.
     /// - Parameters:
     ///   - path: An absolute path.
-    ///   - expectedSize: Bytes to allocate at first (the size `stat` gave); the file may be longer.
+    ///   - largest: The largest file to read whole, in bytes.
     /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` with the system's reason if
     ///   the file cannot be opened or read.
-    static func read(atPath path: String, expectedSize: Int) throws -> (bytes: Data, identity: FileIdentity?) {
+    static func read(atPath path: String, largest: Int64) throws -> Contents? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FeatureCacheError.cannotReadSource(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        var bytes = Data(count: max(expectedSize, 0) + 1)
+        guard let before = FileIdentity(descriptor: descriptor), before.size <= largest else { return nil }
+        let size = before.size
+        // One byte more than the size, so that a file of the expected size ends at the second read.
+        var bytes = Data(count: Int(max(size, 0)) + 1)
         var count = 0
         while true {
             if count == bytes.count { bytes.count *= 2 }
@@ -29,6 +41,6 @@ enum WholeFile {
             count += read
         }
         bytes.count = count
-        return (bytes, FileIdentity(descriptor: descriptor))
+        return Contents(bytes: bytes, before: before, after: FileIdentity(descriptor: descriptor))
     }
 }
