@@ -7,6 +7,18 @@ public struct BenchmarkUsageError: Error, CustomStringConvertible {
     public init(description: String) { self.description = description }
 }
 
+/// Runs `body` and returns its result; an error it throws becomes a ``BenchmarkUsageError`` with
+/// the same description (for a setting read from the environment, such as
+/// `ACTIONLAB_WAIT_POLICY`, whose own error type this module does not know).
+/// - Throws: ``BenchmarkUsageError`` describing what `body` threw.
+public func asUsageError<R>(_ body: () throws -> R) throws -> R {
+    do {
+        return try body()
+    } catch {
+        throw BenchmarkUsageError(description: "\(error)")
+    }
+}
+
 /// The `--name value` pairs of `arguments`, by name without the dashes.
 /// - Throws: ``BenchmarkUsageError`` for an argument that is not `--name` followed by a value.
 public func benchmarkOptions(_ arguments: ArraySlice<String>) throws -> [String: String] {

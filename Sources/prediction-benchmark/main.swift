@@ -101,11 +101,7 @@ func littleEndianBytes(_ values: [Float]) -> Data {
 }
 
 func run() throws -> Int32 {
-    do {
-        try ComputeThreads.applyWaitPolicy(from: ProcessInfo.processInfo.environment)
-    } catch {
-        throw BenchmarkUsageError(description: "\(error)")
-    }
+    try asUsageError { try ComputeThreads.applyWaitPolicy(from: ProcessInfo.processInfo.environment) }
     let options = try benchmarkOptions(CommandLine.arguments.dropFirst())
     guard let outputPath = options["output"] else { throw BenchmarkUsageError(description: "missing --output") }
     let output = URL(fileURLWithPath: outputPath, isDirectory: true)

@@ -26,11 +26,7 @@ let usage = """
     """
 
 func run() throws -> Int32 {
-    do {
-        try ComputeThreads.applyWaitPolicy(from: ProcessInfo.processInfo.environment)
-    } catch {
-        throw BenchmarkUsageError(description: "\(error)")
-    }
+    try asUsageError { try ComputeThreads.applyWaitPolicy(from: ProcessInfo.processInfo.environment) }
     let options = try benchmarkOptions(CommandLine.arguments.dropFirst())
     if options["regions"] != nil {
         let threads = try positiveInteger(options, "threads", default: 2)
@@ -66,7 +62,7 @@ func run() throws -> Int32 {
         let logits = model.forward(inputs, training: true)
         let result = softmaxCrossEntropy(logits: logits, labels: labels)
         zeroGradients(parameters)
-        model.backward(result.gradient)
+        _ = model.backward(result.gradient)
         optimizer.step(parameters: parameters)
     }
     for _ in 0..<warmup { step() }

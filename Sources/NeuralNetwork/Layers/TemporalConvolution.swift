@@ -339,7 +339,7 @@ public final class TemporalConvolution: Layer {
         let filterSize = outChannels * inChannels
         x.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { y in
-                forEachWorker(chunks) { _, _, _, chunks in
+                _ = forEachWorker(chunks) { _, _, _, chunks in
                     for n in chunks.joined() {
                         let sampleOutput = UnsafeMutableBufferPointer(rebasing: y[(n * outChannels * plane)..<((n + 1) * outChannels * plane)])
                         sampleOutput.update(repeating: 0)

@@ -8,13 +8,14 @@ import Glibc
 /// worker spins for ``spinDuration`` before it sleeps, so the next region starts without waking a
 /// thread.
 ///
-/// A training step runs over a thousand short parallel regions (CTR-GCN at batch 32 and 2 threads:
-/// about 1,400, 0.9 ms each on average). Dispatch's pool parks its threads at once, and on the
-/// 2-core development machine waking one cost 20–27 µs before the second part started and about
-/// 20 µs more at the region's end (BENCHMARKS.md, "Parallel regions"): 6–8 % of a CTR-GCN step's
-/// CPU time. OpenMP runtimes, which
-/// PyTorch's CPU kernels use, keep their threads spinning for the same reason (libgomp's
-/// `GOMP_SPINCOUNT`, the OpenMP specification's `OMP_WAIT_POLICY=active`).
+/// A training step runs over a thousand short parallel regions: a CTR-GCN step at batch 32 and
+/// 2 threads ran about 1,100 of 1.2 ms on average (BENCHMARKS.md, "Parallel regions", measured
+/// before the bias and the channel copies were split between threads too, which added more).
+/// Dispatch's pool parks its threads at once, and on the 2-core development machine waking one
+/// cost 20–27 µs before the second part started and about 20 µs more at the region's end: 6–8 %
+/// of a CTR-GCN step's CPU time. OpenMP runtimes, which PyTorch's CPU kernels use, keep their
+/// threads spinning for the same reason (libgomp's `GOMP_SPINCOUNT`, the OpenMP specification's
+/// `OMP_WAIT_POLICY=active`).
 ///
 /// A region is a ``Region``: the caller publishes it, every awake worker and the caller claim its
 /// parts one at a time from an atomic counter, and the caller returns once every claimed part has

@@ -88,7 +88,7 @@ public struct LivePrediction {
             let next: LiveFrame?
             do {
                 next = try source.next()
-            } catch let error as VideoError {
+            } catch {
                 guard Self.isStall(error), statistics.framesProcessed > 0 else { throw error }
                 statistics.ending = "\(error)"
                 next = nil
