@@ -27,7 +27,7 @@ import Testing
         #expect((0..<18).allSatisfy { pose[0, 2, $0] > 0 }, "every joint found: \(pose.keypoints)")
     }
 
-    @Test("A clip of the photo and copies rotated 90, 180, 270: upright keypoints within 0.02 of the unrotated clip")
+    @Test("A clip of the photo and copies rotated 90, 180, 270: upright keypoints within 0.03 of the unrotated clip")
     func rotatedClips() throws {
         let photo = try TestData.file("opencv/messi5.jpg")
         let directory = try TemporaryDirectory()
@@ -54,7 +54,10 @@ import Testing
                     }
                 }
             }
-            #expect(largest < 0.02, "rotation \(rotation): keypoints differ by up to \(largest)")
+            // Each rotated copy is encoded afresh, so its pixels differ a little: under 0.02 on the
+            // AVX-512 machines this was written on, 0.026 at 90 degrees on an AMD Zen 1 (AVX2); a
+            // rotation applied wrongly moves keypoints by tenths.
+            #expect(largest < 0.03, "rotation \(rotation): keypoints differ by up to \(largest)")
             let nose = rotated.sequence[0, 1, Self.joint("nose")], ankle = rotated.sequence[0, 1, Self.joint("leftAnkle")]
             #expect(nose > ankle, "rotation \(rotation): upright")
         }

@@ -9,7 +9,7 @@ import Testing
 ///
 /// `Fixtures/ctrgcn-reference.h5` is written by `scripts/make-ctrgcn-fixtures` (the layout, weight
 /// formula and seeds of `scripts/make-gcn-fixtures`). Each case is compared by
-/// ``expectMatchesPyTorchCase(_:group:name:euclidean:parameterTolerance:sourceLocation:)``: output,
+/// ``expectMatchesPyTorchCase(_:group:name:euclidean:parameterTolerance:toleranceBySuffix:sourceLocation:)``: output,
 /// ∂L/∂x, every parameter gradient (the shared adjacency and `α` included) and the batch-norm
 /// running statistics, `max |a − e| ≤ 1e-4 · max |e|` per tensor for layers and blocks, the
 /// Euclidean `‖a − e‖ ≤ 1e-4 · ‖e‖` for the two presets.
@@ -74,7 +74,13 @@ import Testing
         defer { try? file.close() }
         let group = try file.root().openGroup(name)
         let layer = try Self.makeLayer(name)
-        let worst = try expectMatchesPyTorchCase(layer, group: group, name: name, euclidean: layer is CTRGCNNetwork)
+        // In a whole network the refinement scale α's gradient is one sum over every sample,
+        // channel, frame and pair of joints that cancels to about 2.5e-3; float32 rounding is
+        // relative to its terms, not to that result. Computing large products in fixed blocks
+        // (``BLAS``) put it 8.9e-7 (3.6e-4 of it) from PyTorch's on OpenBLAS's Zen kernel.
+        let worst = try expectMatchesPyTorchCase(
+            layer, group: group, name: name, euclidean: layer is CTRGCNNetwork,
+            toleranceBySuffix: layer is CTRGCNNetwork ? [".alpha": 1e-3] : [:])
         print("CTRGCNReferenceTests \(name): worst relative error \(worst)")
     }
 

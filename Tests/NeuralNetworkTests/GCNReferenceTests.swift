@@ -13,7 +13,7 @@ import Testing
 /// then compares the output, ∂L/∂x, every parameter gradient and the batch-norm running statistics.
 ///
 /// Tolerance: per tensor, `max |a − e| ≤ 1e-4 · max |e|` for layers and blocks, the Euclidean
-/// `‖a − e‖ ≤ 1e-4 · ‖e‖` for the two presets (``expectMatchesPyTorchCase(_:group:name:euclidean:parameterTolerance:sourceLocation:)``).
+/// `‖a − e‖ ≤ 1e-4 · ‖e‖` for the two presets (``expectMatchesPyTorchCase(_:group:name:euclidean:parameterTolerance:toleranceBySuffix:sourceLocation:)``).
 /// The full `stgcnpp` preset's parameter gradients get 3e-4: its input is the first seed on which
 /// PyTorch's own float32 ∂x agrees with float64 within 1e-5 (most seeds differ by 1e-3 to 2e-2), and
 /// ActionLab's block-0 parameter gradients then differ by up to 2.3e-4 (block-0 and the max-pooling

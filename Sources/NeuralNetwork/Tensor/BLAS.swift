@@ -3,9 +3,9 @@ internal import COpenBLAS
 /// The OpenBLAS routines ActionLab uses, and OpenBLAS's threading and build information.
 ///
 /// This is the only file that imports `COpenBLAS`. OpenBLAS always runs single-threaded: the
-/// first BLAS call sets its thread count to 1. With ``ComputeThreads/count`` above 1, ``sgemm``
-/// splits a large product into column (or row) blocks computed at once, each by a
-/// single-threaded OpenBLAS call; layers split smaller products by sample themselves.
+/// first BLAS call sets its thread count to 1. ``sgemm`` computes a large product in column (or
+/// row) blocks fixed by its shape, each by a single-threaded OpenBLAS call, shared out between
+/// ``ComputeThreads``; layers split smaller products by sample themselves.
 public enum BLAS {
     /// Whether a matrix operand is used as stored or transposed.
     public enum Transpose: Sendable, Hashable, CaseIterable {
@@ -116,19 +116,50 @@ public enum BLAS {
             }
         }
         let extent = splitColumns ? n : m
-        // The common case (small products, one thread, or inside a parallel part) goes straight to
-        // OpenBLAS: the graph convolution makes thousands of small calls per training step.
-        guard 2 * m * n * k >= parallelFlopThreshold, ComputeThreads.count > 1 else {
+        // The common case (small products) goes straight to OpenBLAS: the graph convolution makes
+        // thousands of small calls per training step.
+        guard 2 * m * n * k >= parallelFlopThreshold else {
             multiply(0..<extent)
             return
         }
-        ComputeThreads.forEachPart(of: extent, minimumSize: 64, alignment: 16) { _, block in multiply(block) }
+        // A large product is computed in the same blocks whatever the thread count, one OpenBLAS
+        // call each; the threads share out whole blocks.
+        let blocks = Self.blocks(of: extent)
+        ComputeThreads.forEachPart(of: blocks.count) { _, range in
+            for block in blocks[range] { multiply(block) }
+        }
     }
 
     /// Products below this many floating-point operations (`2·m·n·k`, about 50 µs of one core)
-    /// run on the calling thread even with several ``ComputeThreads``: starting a second thread
-    /// would cost more than it saves.
+    /// are one OpenBLAS call on the calling thread even with several ``ComputeThreads``: starting
+    /// a second thread would cost more than it saves.
     static let parallelFlopThreshold = 4_000_000
+
+    /// The blocks of columns (or rows) of `C` a product of at least ``parallelFlopThreshold``
+    /// operations is computed in: 1, 2 or 4 of them, each at least 256 wide where `extent`
+    /// allows, every bound but the last a multiple of 16. Each block repacks the operand all
+    /// blocks share, so more of them cost more on one thread (with at most 16 blocks of 128,
+    /// `stgcn-small` trained 4–7 % slower on 2 threads); beyond 4 threads a large product's blocks
+    /// no longer go round, while the layers' split by sample still does.
+    ///
+    /// They depend on `extent` alone, not on ``ComputeThreads/count``, because an OpenBLAS call's
+    /// result for one column depends on the other columns of the call: the Haswell and Zen
+    /// `sgemm` kernels of OpenBLAS 0.3.21 group a column's sum differently by where it falls in
+    /// the call's blocking (a `[64, 1080] × [64, …]` product computed as columns `0..<512` and
+    /// `512..<1080` differs from the single call in 2,017 of 69,120 elements; the SkylakeX and
+    /// Sandybridge kernels do not). Blocks fixed by the shape make a product the same bits on
+    /// any number of threads, on every kernel.
+    ///
+    /// - Parameter extent: The columns (or rows) of `C`.
+    /// - Returns: Consecutive ranges covering `0..<extent`, in order.
+    static func blocks(of extent: Int) -> [Range<Int>] {
+        var count = 1
+        while count < 4, extent / (2 * count) >= 256 { count *= 2 }
+        let bounds = (0...count).map { block in
+            block == count ? extent : (block * extent / count) / 16 * 16
+        }
+        return zip(bounds, bounds.dropFirst()).compactMap { $0 < $1 ? $0..<$1 : nil }
+    }
 
     /// Returns the matrix product `op(a) * op(b)` of two rank-2 tensors.
     ///
