@@ -143,22 +143,20 @@ public enum BLAS {
     /// no longer go round, while the layers' split by sample still does.
     ///
     /// They depend on `extent` alone, not on ``ComputeThreads/count``, because an OpenBLAS call's
-    /// result for one column depends on the other columns of the call: the Haswell and Zen
+    /// result for one column can depend on the other columns of the call: the Haswell and Zen
     /// `sgemm` kernels of OpenBLAS 0.3.21 group a column's sum differently by where it falls in
-    /// the call's blocking (a `[64, 1080] × [64, …]` product computed as columns `0..<512` and
-    /// `512..<1080` differs from the single call in 2,017 of 69,120 elements; the SkylakeX and
-    /// Sandybridge kernels do not). Blocks fixed by the shape make a product the same bits on
-    /// any number of threads, on every kernel.
+    /// the call's blocking (a `[64, 64] × [64, 1080]` product computed as columns `0..<512` and
+    /// `512..<1080` differs from the single call in 2,017 of its 69,120 elements on an AMD Zen 1
+    /// and in 2,362 on a Zen 3; with the Sandybridge and Prescott kernels in none; the SkylakeX
+    /// kernel was not checked this way). Blocks fixed by the shape make a product the same bits
+    /// on any number of threads, whichever kernel computes it.
     ///
     /// - Parameter extent: The columns (or rows) of `C`.
     /// - Returns: Consecutive ranges covering `0..<extent`, in order.
     static func blocks(of extent: Int) -> [Range<Int>] {
         var count = 1
         while count < 4, extent / (2 * count) >= 256 { count *= 2 }
-        let bounds = (0...count).map { block in
-            block == count ? extent : (block * extent / count) / 16 * 16
-        }
-        return zip(bounds, bounds.dropFirst()).compactMap { $0 < $1 ? $0..<$1 : nil }
+        return ComputeThreads.ranges(of: extent, count: count, alignment: 16)
     }
 
     /// Returns the matrix product `op(a) * op(b)` of two rank-2 tensors.

@@ -119,13 +119,25 @@ public enum ComputeThreads {
     ///   - minimumSize: The fewest items worth a thread of their own.
     ///   - alignment: Every range but the last starts and ends on a multiple of it (for SIMD loops).
     static func parts(of total: Int, minimumSize: Int = 1, alignment: Int = 1) -> [Range<Int>] {
+        ranges(of: total, count: max(1, min(count, total / max(1, minimumSize))), alignment: alignment)
+    }
+
+    /// `0..<total` split into `count` evenly spaced consecutive ranges, in order, every bound but
+    /// the last rounded down to a multiple of `alignment`; ranges left empty by the rounding are
+    /// dropped, so there may be fewer. Empty when `total` is 0. The one split rule behind
+    /// ``parts(of:minimumSize:alignment:)`` (as many ranges as threads) and
+    /// ``BLAS/blocks(of:)`` (as many as a product's shape asks for).
+    ///
+    /// - Parameters:
+    ///   - total: The number of items to split (not negative).
+    ///   - count: The number of ranges before empty ones are dropped; at least 1.
+    ///   - alignment: Every range but the last starts and ends on a multiple of it; at least 1.
+    static func ranges(of total: Int, count: Int, alignment: Int = 1) -> [Range<Int>] {
         guard total > 0 else { return [] }
-        let limit = max(1, min(count, total / max(1, minimumSize)))
-        var bounds = (0...limit).map { part in
-            let bound = part * total / limit
-            return part == limit ? total : bound - bound % alignment
+        let count = max(1, count), alignment = max(1, alignment)
+        let bounds = (0...count).map { index in
+            index == count ? total : index * total / count / alignment * alignment
         }
-        bounds[0] = 0
         return zip(bounds, bounds.dropFirst()).compactMap { $0 < $1 ? $0..<$1 : nil }
     }
 
