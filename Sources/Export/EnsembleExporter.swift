@@ -9,8 +9,9 @@ import Reports
 /// every stream in one graph, `ensemble.json`, each member's `members/<stream>/config.json` and
 /// `members/<stream>/weights.h5`, and `model-card.md`.
 ///
-/// Every file is written to a temporary name and renamed into place (``AtomicFile``); exporting
-/// twice gives identical bytes.
+/// Every file is made in memory first, then the folder's earlier ensemble export is removed and
+/// each file written to a temporary name and renamed into place (``AtomicFile``), as
+/// ``ModelExporter`` does; exporting twice gives identical bytes.
 public struct EnsembleExporter {
     /// What one export wrote.
     public struct Result {
@@ -95,25 +96,20 @@ public struct EnsembleExporter {
             classifiers.append((member.stream.rawValue, exportable, member.weight))
         }
 
-        try ExportDestination.prepare(output, for: .ensemble(members: selection.members.map(\.stream.rawValue)))
-        var written: [(url: URL, name: String, sha256: String)] = []
-        func write(_ data: Data, to name: String) throws {
-            let url = output.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AtomicFile.write(data, to: url)
-            written.append((url, name, try ContentHash.sha256(ofFileAt: url).description))
-        }
+        var files: [(name: String, data: Data)] = []
         let onnx = try ONNXClassifierExporter(producerVersion: Provenance.actionlabVersion).model(
             ofEnsemble: classifiers, window: first.window, graphName: first.configuration.name,
             metadata: Self.metadata(selection: selection, members: members),
             documentation: "Stream ensemble \(selection.chosen.streamsText) of \(first.configuration.name), seed \(selection.seed.seed)")
-        try write(onnx.serializedData(), to: "model.onnx")
+        files.append(("model.onnx", onnx.serializedData()))
         for (member, artifacts) in zip(selection.members, members) {
             let folder = "\(Self.membersFolderName)/\(member.stream.rawValue)/"
-            try write(try ModelExporter.contents(of: artifacts.folder.file(ModelExporter.configurationName)), to: folder + ModelExporter.configurationName)
-            try write(try ModelExporter.contents(of: artifacts.folder.file("weights.h5")), to: folder + "weights.h5")
+            files.append((folder + ModelExporter.configurationName,
+                          try ModelExporter.contents(of: artifacts.folder.file(ModelExporter.configurationName))))
+            files.append((folder + "weights.h5", try ModelExporter.contents(of: artifacts.folder.file("weights.h5"))))
         }
-        func hash(_ name: String) -> String { written.first { $0.name == name }?.sha256 ?? "" }
+        var hashes = try files.map { (name: $0.name, sha256: try ContentHash.sha256(of: $0.data).description) }
+        func hash(_ name: String) -> String { hashes.first { $0.name == name }?.sha256 ?? "" }
         let description = Description(
             seed: selection.seed.seed, labels: first.labels,
             members: selection.members.map {
@@ -125,12 +121,16 @@ public struct EnsembleExporter {
             selectionRule: selection.rule)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try write(try encoder.encode(description), to: Self.descriptionName)
+        let descriptionData = try encoder.encode(description)
+        files.append((Self.descriptionName, descriptionData))
+        hashes.append((name: Self.descriptionName, sha256: try ContentHash.sha256(of: descriptionData).description))
+        let card = EnsembleModelCard(selection: selection, members: members, files: hashes)
+        files.append((ModelExporter.modelCardName, Data(card.markdown.utf8)))
 
-        let card = EnsembleModelCard(selection: selection, members: members, files: written.map { ($0.name, $0.sha256) })
-        let cardURL = output.appendingPathComponent(ModelExporter.modelCardName)
-        try AtomicFile.write(card.markdown, to: cardURL)
-        return Result(selection: selection, files: written.map(\.url) + [cardURL])
+        try ExportDestination.prepare(output, for: .ensemble(members: selection.members.map(\.stream.rawValue)))
+        let written = try ExportDestination.replaceExport(
+            with: files, in: output, earlierExport: [Self.descriptionName, "model.onnx", ModelExporter.modelCardName])
+        return Result(selection: selection, files: written)
     }
 
     /// The metadata of `model.onnx`: the first member's (labels, frame rate, window, layout, …)

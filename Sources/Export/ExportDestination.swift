@@ -68,6 +68,38 @@ enum ExportDestination {
         }
     }
 
+    /// Replaces the export in the prepared folder `output` with `files`, written in order.
+    ///
+    /// Every file is made before this is called, so an export that fails (a model that cannot
+    /// be translated, an unreadable trial file) leaves the earlier export untouched. Then every
+    /// file of `earlierExport` is removed first, those the new export writes again included, so
+    /// that the folder never mixes two models: a format the new export does not write (a
+    /// `model.mlmodel` beside a new `weights.h5`) would otherwise describe the old model, and an
+    /// export killed half-way would leave the old `weights.h5` beside the new `config.json`. Killed
+    /// half-way, the folder lacks files, which `actionlab predict` reports by name.
+    ///
+    /// - Parameters:
+    ///   - files: Paths relative to `output` (`members/joint/weights.h5`) and their contents.
+    ///   - output: The export folder, from ``prepare(_:for:)``.
+    ///   - earlierExport: Relative paths an earlier export may have written.
+    /// - Returns: The files written, in the order of `files`.
+    /// - Throws: ``ExportError/unsuitableOutput(path:reason:)`` if an earlier file cannot be
+    ///   removed; `AtomicFileError` if a file cannot be written.
+    static func replaceExport(with files: [(name: String, data: Data)], in output: URL, earlierExport: [String]) throws -> [URL] {
+        for name in Set(earlierExport + files.map(\.name)).sorted() {
+            let url = output.appendingPathComponent(name)
+            guard unlink(url.path) == 0 || errno == ENOENT else {
+                throw ExportError.unsuitableOutput(
+                    path: output.path, reason: "cannot remove the earlier export's \(name): \(String(cString: strerror(errno)))")
+            }
+        }
+        return try files.map { file in
+            let url = output.appendingPathComponent(file.name)
+            try AtomicFile.write(file.data, to: url)
+            return url
+        }
+    }
+
     /// The nearest existing ancestor of `url` if it is a file rather than a folder.
     private static func fileInTheWay(of url: URL) -> URL? {
         var current = url.standardizedFileURL

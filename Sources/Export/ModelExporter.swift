@@ -8,9 +8,11 @@ import Reports
 /// Exports the best (or a named) trial of a report: `model.onnx`, `weights.safetensors`,
 /// `weights.h5`, `model.mlmodel`, `config.json` and `model-card.md`.
 ///
-/// Every file is written to a temporary name and renamed into place (``AtomicFile``), so an
-/// interrupted export leaves each file either as it was or complete. The outputs depend only on
-/// the trial's files: exporting twice gives identical bytes.
+/// Every file is made in memory first; then the folder's earlier export is removed, every format
+/// of it, and each new file is written to a temporary name and renamed into place
+/// (``AtomicFile``): a failed export leaves the earlier one as it was, and the folder never holds
+/// files of two models. The outputs depend only on the trial's files: exporting twice gives
+/// identical bytes.
 public struct ModelExporter {
     /// What one export wrote.
     public struct Result {
@@ -40,7 +42,8 @@ public struct ModelExporter {
     /// - Parameters:
     ///   - directory: A trial folder, or a sweep folder with `trials/*/` trials.
     ///   - trialID: The trial to export instead of the best by ``TrialSelection``'s rule.
-    ///   - output: The export folder; created if needed, files in it are replaced.
+    ///   - output: The export folder; created if needed. The files of an earlier export in it are
+    ///     removed, those of formats not written this time included; other files are kept.
     /// - Returns: The selection and the files written.
     /// - Throws: ``ExportError`` for missing, unreadable or inconsistent trial files;
     ///   ``ExportError/unsuitableOutput(path:reason:)`` when `output` is a run's folder or holds a
@@ -52,10 +55,8 @@ public struct ModelExporter {
         let model = try artifacts.makeModel()
         let metadata = Self.metadata(of: artifacts, selection: selection)
 
-        try ExportDestination.prepare(output, for: .singleModel)
-        var written: [(url: URL, sha256: String)] = []
+        var files: [(name: String, data: Data)] = []
         for format in formats.sorted() {
-            let url = output.appendingPathComponent(format.fileName)
             switch format {
             case .onnx:
                 guard let exportable = model as? any ONNXExportable else {
@@ -64,13 +65,13 @@ public struct ModelExporter {
                 let onnx = try ONNXClassifierExporter(producerVersion: Provenance.actionlabVersion).model(
                     of: exportable, window: artifacts.window, graphName: artifacts.configuration.name, metadata: metadata,
                     documentation: "Action classifier \(artifacts.configuration.name), trial \(artifacts.folder.id)")
-                try AtomicFile.write(onnx.serializedData(), to: url)
+                files.append((format.fileName, onnx.serializedData()))
             case .safetensors:
                 let file = SafetensorsFile(
                     tensors: artifacts.checkpoint.model, metadata: Dictionary(metadata, uniquingKeysWith: { first, _ in first }))
-                try AtomicFile.write(try file.serialized(), to: url)
+                files.append((format.fileName, try file.serialized()))
             case .h5:
-                try AtomicFile.write(Self.contents(of: artifacts.folder.file("weights.h5")), to: url)
+                files.append((format.fileName, try Self.contents(of: artifacts.folder.file("weights.h5"))))
             case .coreml:
                 guard let exportable = model as? any CoreMLExportable else {
                     throw ExportError.unsupportedModel(kind: artifacts.configuration.model.kind, format: "Core ML")
@@ -78,21 +79,23 @@ public struct ModelExporter {
                 let coreML = try CoreMLClassifierExporter(version: Provenance.actionlabVersion).model(
                     of: exportable, window: artifacts.window, labels: artifacts.labels, metadata: metadata,
                     description: "Action classifier \(artifacts.configuration.name), trial \(artifacts.folder.id)")
-                try AtomicFile.write(coreML.serializedData(), to: url)
+                files.append((format.fileName, coreML.serializedData()))
             }
-            written.append((url, try ContentHash.sha256(ofFileAt: url).description))
         }
         // The resolved configuration beside the weights, so the export folder alone rebuilds the
         // model (`actionlab predict EXPORT_DIR`, ``TrainedModel``).
-        let configurationURL = output.appendingPathComponent(Self.configurationName)
-        try AtomicFile.write(Self.contents(of: artifacts.folder.file(Self.configurationName)), to: configurationURL)
-        written.append((configurationURL, try ContentHash.sha256(ofFileAt: configurationURL).description))
-        let card = ModelCard(
-            artifacts: artifacts, selection: selection, files: written.map { ($0.url.lastPathComponent, $0.sha256) })
-        let cardURL = output.appendingPathComponent(Self.modelCardName)
-        try AtomicFile.write(card.markdown, to: cardURL)
-        return Result(selection: selection, files: written.map(\.url) + [cardURL])
+        files.append((Self.configurationName, try Self.contents(of: artifacts.folder.file(Self.configurationName))))
+        let hashes = try files.map { (name: $0.name, sha256: try ContentHash.sha256(of: $0.data).description) }
+        let card = ModelCard(artifacts: artifacts, selection: selection, files: hashes)
+        files.append((Self.modelCardName, Data(card.markdown.utf8)))
+
+        try ExportDestination.prepare(output, for: .singleModel)
+        let written = try ExportDestination.replaceExport(with: files, in: output, earlierExport: Self.fileNames)
+        return Result(selection: selection, files: written)
     }
+
+    /// Every file a single-model export may write: each format's, `config.json` and the model card.
+    static let fileNames = ExportFormat.allCases.map(\.fileName) + [configurationName, modelCardName]
 
     /// The metadata stored in `model.onnx` (`metadata_props`), `model.mlmodel`
     /// (`Metadata.userDefined`) and `weights.safetensors` (`__metadata__`): what an app needs to feed the model and where it came from.

@@ -130,6 +130,22 @@ import Training
                     "\(file.lastPathComponent) differs between exports")
         }
 
+        // Exporting into a folder that holds another trial's export replaces that export whole:
+        // a format not written this time is removed, not left to describe the other model; a
+        // file that is no export's is kept.
+        let other = try #require(result.selection.candidates.first { $0.folder != result.selection.chosen.folder })
+        let replaced = scratch.file("replaced")
+        _ = try ModelExporter().export(from: report, trialID: other.folder.url.lastPathComponent, to: replaced)
+        try Data("mine".utf8).write(to: replaced.appendingPathComponent("notes.txt"))
+        let onlyH5 = try ModelExporter(formats: [.h5]).export(from: report, to: replaced)
+        #expect(onlyH5.files.map(\.lastPathComponent) == ["weights.h5", "config.json", "model-card.md"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: replaced.path).sorted()
+                == ["config.json", "model-card.md", "notes.txt", "weights.h5"])
+        for name in ["weights.h5", "config.json"] {
+            #expect(try Data(contentsOf: replaced.appendingPathComponent(name)) == Data(contentsOf: output.appendingPathComponent(name)),
+                    "\(name) is not the chosen trial's")
+        }
+
         // A weights.h5 with a value that is not finite (bytes overwritten, or a diverged training)
         // is refused before any prediction, naming the file and the tensor.
         let damaged = scratch.file("damaged")
