@@ -182,20 +182,21 @@ public struct SweepSummary {
         return text + links.markdown + chartsSection
     }
 
-    /// The trials whose loss became non-finite, with where and the value, before the settings;
+    /// The trials whose loss or weights became non-finite, with where and the value, before the settings;
     /// empty when every trial stayed finite.
     private var divergedSection: String {
         let diverged = leaderboard.rows.flatMap(\.diverged).sorted { $0.index < $1.index }
         guard !diverged.isEmpty else { return "" }
-        var table = Table(header: ["trial", "seed", "epoch", "batch", "split", "loss"], numericColumns: [1, 2, 3])
+        var table = Table(header: ["trial", "seed", "epoch", "batch", "split", "loss", "not finite"], numericColumns: [1, 2, 3])
         for outcome in diverged {
             guard let divergence = outcome.diverged else { continue }
             table.append([
                 "[\(outcome.id)](trials/\(outcome.id)/)", "\(outcome.seed)", "\(divergence.epoch)",
                 divergence.batch.map { "\($0)" } ?? "", divergence.split, divergence.lossText,
+                divergence.tensor.map { "weights `\($0)`" } ?? "loss",
             ])
         }
-        return "**\(diverged.count) of \(plan.trials.count) trials diverged**: the loss became non-finite and training stopped at "
+        return "**\(diverged.count) of \(plan.trials.count) trials diverged**: the loss or the weights became non-finite and training stopped at "
             + "once; they are not scored. Lower `training.learningRate`, or clip with `training.gradientClipNorm`.\n\n"
             + table.markdown + "\n"
     }

@@ -152,6 +152,10 @@ public struct Trainer: Sendable {
                     clipGradientNorm(model.parameters, maximumNorm: Float(norm))
                 }
                 optimizer.step(parameters: model.parameters)
+                if let tensor = Self.firstNonFiniteTensor(of: model) {
+                    divergence = Divergence(epoch: epoch, batch: batchIndex, split: "train", loss: Double(result.loss), tensor: tensor)
+                    break epochs
+                }
                 onBatch(epoch, batchIndex + 1, batchCount)
                 lossSum += Double(result.loss) * Double(indices.count)
                 let classCount = train.labels.count
@@ -195,6 +199,14 @@ public struct Trainer: Sendable {
             model: model, history: progress.history, savedEpoch: savedEpoch, stoppedEarly: stopped && progress.epoch < settings.epochs,
             resumedFromEpoch: resumedFromEpoch, trainingSeconds: secondsSoFar(), trainingSecondsBeforeResuming: secondsBefore,
             divergence: divergence)
+    }
+
+    /// The state-dictionary name of the first parameter or buffer of `model` holding a value that
+    /// is not finite (NaN or ±infinity), or nil when every value is finite.
+    static func firstNonFiniteTensor(of model: any Classifier) -> String? {
+        model.stateDictionary().first { entry in
+            entry.tensor.withUnsafeBufferPointer { values in values.contains { !$0.isFinite } }
+        }?.name
     }
 
     /// Writes the model, the optimizer, the best weights and the progress atomically.
