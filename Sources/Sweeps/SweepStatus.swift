@@ -1,12 +1,14 @@
 import Foundation
 
 /// Where every trial of a sweep folder stands (`actionlab status DIR`): finished, running,
-/// pending, failed or not submitted, with the Slurm job, task, state and log of its latest
-/// submission, and whether the reports are current.
+/// pending, failed, interrupted or not submitted, with the Slurm job, task, state and log of its
+/// latest submission, and whether the reports are current. A trial is running when a process
+/// holds its claim (``TrialClaim``), whatever launched it, and interrupted when no process does,
+/// no Slurm submission holds it and a killed run left its checkpoint, from which the next run resumes.
 public struct SweepStatus: Sendable {
     /// One trial's state.
     public enum State: String, Sendable, Equatable {
-        case finished, running, pending, failed, notSubmitted = "not submitted"
+        case finished, running, pending, failed, interrupted, notSubmitted = "not submitted"
     }
 
     /// One trial.
@@ -48,7 +50,9 @@ public struct SweepStatus: Sendable {
                 }
             }
             guard let submission = submissions.last(where: { $0.tasks.contains { $0.contains(trial.index) } }),
-                  let task = submission.tasks.firstIndex(where: { $0.contains(trial.index) }) else { return row }
+                  let task = submission.tasks.firstIndex(where: { $0.contains(trial.index) }) else {
+                return Self.local(row, of: trial, in: folder)
+            }
             row.job = "\(submission.arrayJobID)_\(task)"
             row.log = submission.logURL(task: task, in: folder)
             if let live = queued.first(where: { $0.arrayJobID == submission.arrayJobID && ($0.taskID == task || $0.taskID == nil) }) {
@@ -64,11 +68,36 @@ public struct SweepStatus: Sendable {
                     row.slurmState = Self.endedState(recorded: ended, accounted: accounting)
                 }
             }
-            return row
+            return Self.local(row, of: trial, in: folder)
         }
         let leaderboard = folder.appendingPathComponent("leaderboard.csv")
         let written = (try? FileManager.default.attributesOfItem(atPath: leaderboard.path))?[.modificationDate] as? Date
         reportsAreCurrent = written.map { $0 >= newest } ?? false
+    }
+
+    /// `row` with what the folder itself says of an unfinished trial: running while a process
+    /// holds its claim (a local `run`, or a Slurm task that `squeue` no longer lists), else, when
+    /// no Slurm submission holds it, interrupted if a partial folder holds a training checkpoint
+    /// (a failed Slurm task stays `failed`, with its state and exit).
+    static func local(_ row: Row, of trial: Trial, in folder: URL) -> Row {
+        guard row.state != .finished else { return row }
+        var row = row
+        if TrialClaim.isHeld(trial, in: folder) {
+            row.state = .running
+        } else if row.state == .notSubmitted, hasCheckpoint(trial, in: folder) {
+            row.state = .interrupted
+        }
+        return row
+    }
+
+    /// Whether a partial folder of `trial` (`trials/<id>.partial-<pid>`) holds a training checkpoint.
+    static func hasCheckpoint(_ trial: Trial, in folder: URL) -> Bool {
+        let trials = folder.appendingPathComponent("trials")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: trials.path)) ?? []
+        return names.contains { name in
+            name.hasPrefix("\(trial.id).partial-") && FileManager.default.fileExists(
+                atPath: trials.appendingPathComponent(name).appendingPathComponent(TrialRunner.checkpointName).path)
+        }
     }
 
     /// How an ended task is shown: `sacct`'s state when the cluster keeps accounting, and the
@@ -98,7 +127,7 @@ public struct SweepStatus: Sendable {
             if let log = row.log, row.state != .finished { line += ", log \(log.path)" }
             return line
         }
-        lines.append([State.finished, .running, .pending, .failed, .notSubmitted].compactMap { state in
+        lines.append([State.finished, .running, .pending, .failed, .interrupted, .notSubmitted].compactMap { state in
             counts[state].map { "\($0) \(state.rawValue)" }
         }.joined(separator: ", ") + "; reports " + (reportsAreCurrent ? "current" : "not current"))
         return lines

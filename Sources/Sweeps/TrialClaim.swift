@@ -47,6 +47,20 @@ public final class TrialClaim {
         return claim
     }
 
+    /// Whether a process (this one included) holds the claim on `trial` now, without taking it
+    /// or creating anything: a shared `flock` on its lock file is refused while an exclusive one
+    /// is held. False when there is no lock file or it cannot be opened.
+    public static func isHeld(_ trial: Trial, in sweepFolder: URL) -> Bool {
+        let descriptor = open(lockFile(of: trial, in: sweepFolder).path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            return errno == EWOULDBLOCK
+        }
+        return false
+    }
+
     /// Gives the trial up (idempotent; also done when the claim is released from memory).
     public func release() {
         guard descriptor >= 0 else { return }

@@ -2,6 +2,7 @@ import AtomicFiles
 import Dataset
 import FeatureCache
 import Foundation
+import JSON5
 import Manifest
 import NeuralNetwork
 import Reports
@@ -124,6 +125,9 @@ public struct TrialRunner {
         defer { claim.release() }
         // Another process may have finished it between the caller's look and the claim.
         if let done = Self.outcome(of: trial, in: sweepFolder) { return done }
+        if let moved = try Self.setAsideDamagedFolder(of: trial, in: sweepFolder) {
+            log("\(Self.name(of: trial)): \(moved.reason); moved its folder to \(moved.to), and training it again")
+        }
         // The manifest's `training.threads` for this trial only: trials run in-process (tests,
         // `--jobs 1`) must not change one another's thread count.
         return try ComputeThreads.withCount(trial.configuration.training.threads) {
@@ -273,6 +277,53 @@ public struct TrialRunner {
                 + "\(NumberFormat.fixed(test.sequence.accuracy)) (sequences)")
         }
         return outcome
+    }
+
+    /// The folder of a sweep that holds the trial folders found damaged, set aside by
+    /// ``setAsideDamagedFolder(of:in:)``: outside `trials/`, so no reader takes them for trials.
+    public static let damagedFoldersName = "damaged-trials"
+
+    /// Moves the folder of `trial` out of `trials/` when it exists but has no readable
+    /// completion marker, into ``damagedFoldersName``/`<id>-<UUID>`.
+    ///
+    /// A trial folder appears whole, by `rename(2)`, with its marker written last, so such a folder
+    /// was damaged after the fact (a marker deleted, truncated or edited). Left in place, it would
+    /// make the trial look unfinished to every run, and the finished trial's `rename(2)` onto it
+    /// would fail ("Directory not empty") on every resume. The caller must hold the trial's claim.
+    ///
+    /// - Returns: Why the folder was moved and where (relative to `sweepFolder`), or nil when
+    ///   there was no folder.
+    /// - Throws: ``ReportError/writeFailed(path:reason:)`` if the folder cannot be moved.
+    static func setAsideDamagedFolder(of trial: Trial, in sweepFolder: URL) throws -> (reason: String, to: String)? {
+        let folder = folder(of: trial, in: sweepFolder)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return nil }
+        let markerName = "trials/\(trial.id)/\(completionMarker)"
+        let reason: String
+        if !isDirectory.boolValue {
+            reason = "trials/\(trial.id) is a file, not a trial folder"
+        } else if let data = try? Data(contentsOf: folder.appendingPathComponent(completionMarker)) {
+            do {
+                _ = try JSONDocument.decode(TrialOutcome.self, from: data, filePath: markerName)
+                return nil  // Readable after all.
+            } catch {
+                reason = "\(error)"
+            }
+        } else {
+            reason = "\(markerName) is missing or cannot be read"
+        }
+        let damaged = sweepFolder.appendingPathComponent(damagedFoldersName)
+        let name = "\(trial.id)-\(UUID().uuidString)"
+        do {
+            try FileManager.default.createDirectory(at: damaged, withIntermediateDirectories: true)
+        } catch {
+            throw ReportError.writeFailed(path: damaged.path, reason: error.localizedDescription)
+        }
+        guard rename(folder.path, damaged.appendingPathComponent(name).path) == 0 else {
+            throw ReportError.writeFailed(
+                path: folder.path, reason: "\(reason), and it cannot be moved aside: \(String(cString: strerror(errno)))")
+        }
+        return (reason, "\(damagedFoldersName)/\(name)")
     }
 
     /// Renames a partial folder of `trial` left by a dead process, holding a checkpoint, to `partial`.

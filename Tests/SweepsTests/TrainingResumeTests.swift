@@ -116,6 +116,59 @@ import Training
         #expect(resumedWeights.metadata["saved_epoch"] == originalWeights.metadata["saved_epoch"])
     }
 
+    /// A finished trial whose `complete.json` was damaged afterwards (cut short, deleted) is moved
+    /// to `damaged-trials/` with a line naming the file and what is wrong at which line, and the
+    /// trial is trained again, to the same bits. Before, every resume retrained it and then failed
+    /// to put it in place ("Directory not empty"), naming no file.
+    @Test(arguments: ["{", nil])
+    func damagedCompletionMarkerIsSetAsideAndTheTrialTrainedAgain(marker: String?) throws {
+        let scratch = try TemporaryDirectory(prefix: "damaged-marker")
+        let plan = try SweepLimitsTests.plan(scratch: scratch.url, learningRate: 1e-3)
+        let trial = try #require(plan.trials.first)
+        let first = try TrialRunner().run(trial, in: scratch.url)
+        let folder = TrialRunner.folder(of: trial, in: scratch.url)
+        let weights = try Data(contentsOf: folder.appendingPathComponent("weights.h5"))
+        let markerURL = folder.appendingPathComponent(TrialRunner.completionMarker)
+        if let marker { try Data(marker.utf8).write(to: markerURL) } else { try FileManager.default.removeItem(at: markerURL) }
+        #expect(TrialRunner.outcome(of: trial, in: scratch.url) == nil)
+
+        let lines = LogLines()
+        let again = try TrialRunner(log: lines.append).run(trial, in: scratch.url)
+        #expect(again == first)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("weights.h5")) == weights)
+        #expect(TrialRunner.outcome(of: trial, in: scratch.url) == first)
+        let line = try #require(lines.lines.first { $0.contains("moved its folder to \(TrialRunner.damagedFoldersName)/\(trial.id)-") },
+                                "\(lines.lines)")
+        #expect(line.contains("trials/\(trial.id)/complete.json"), "\(line)")
+        if marker != nil { #expect(line.contains(":1:"), "the line of the damage: \(line)") }
+        let damaged = try FileManager.default.contentsOfDirectory(
+            atPath: scratch.url.appendingPathComponent(TrialRunner.damagedFoldersName).path)
+        #expect(damaged.count == 1 && damaged[0].hasPrefix(trial.id))
+    }
+
+    /// `status` of a sweep run here, without Slurm: a trial whose claim a process holds is
+    /// running, one whose killed run left a checkpoint is interrupted, the others not submitted.
+    /// Before, all three were "not submitted".
+    @Test func statusShowsLocalRunningAndInterruptedTrials() throws {
+        let scratch = try TemporaryDirectory(prefix: "status")
+        let folder = scratch.url
+        let plan = try SweepLimitsTests.plan(scratch: folder, learningRate: 1e-3).adjusting { $0.training.seeds = [1, 2, 3] }
+        try JSONEncoder().encode(SweepRecord(plan: plan)).write(to: folder.appendingPathComponent(SweepRecord.fileName))
+        let (running, interrupted, untouched) = (plan.trials[0], plan.trials[1], plan.trials[2])
+        let claim = try #require(try TrialClaim.claimIfFree(running, in: folder))
+        let partial = folder.appendingPathComponent("trials/\(interrupted.id).partial-4194305")
+        try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
+        try Data().write(to: partial.appendingPathComponent(TrialRunner.checkpointName))
+
+        let status = try SweepStatus(folder: folder)
+        #expect(status.rows.map(\.state) == [.running, .interrupted, .notSubmitted], "\(status.lines)")
+        #expect(status.lines.last == "1 running, 1 interrupted, 1 not submitted; reports not current")
+        #expect(!TrialClaim.isHeld(untouched, in: folder))
+        claim.release()
+        #expect(try SweepStatus(folder: folder).rows.map(\.state) == [.notSubmitted, .interrupted, .notSubmitted])
+        #expect(!FileManager.default.fileExists(atPath: TrialClaim.lockFile(of: untouched, in: folder).path), "status creates nothing")
+    }
+
     /// Early stopping ends the run after `patience` epochs without improvement and restores the
     /// best epoch's weights, which curves.md names.
     @Test func earlyStoppingRestoresTheBestEpoch() throws {
