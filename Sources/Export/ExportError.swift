@@ -42,7 +42,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
             return "\(folder): no trial '\(id)'; available: \(available.joined(separator: ", "))"
         case let .noValidationMetrics(folder, candidates):
             return "\(folder): no trial has validation metrics (\(candidates.joined(separator: ", "))), so the best "
-                + "cannot be chosen by validation accuracy; name one with --trial ID"
+                + "cannot be chosen by validation accuracy; name one: `actionlab export --trial ID`, or give `actionlab predict` "
+                + "the trial's folder (\(folder)/trials/ID)"
         case let .missingFile(path, purpose):
             return "\(path): missing (\(purpose))"
         case let .unreadableFile(path, reason):

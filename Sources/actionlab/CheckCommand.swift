@@ -6,7 +6,8 @@ import Reports
 
 /// `actionlab check MANIFEST [--output DIR]`: Create ML's training-data checklist for the
 /// manifest's videos, written as `check.md`, `videos.csv` and `labels.csv` (each atomically) to
-/// DIR, by default `<output.directory>/<name>/check/`. Prints the Markdown report's path.
+/// DIR, by default `<output.directory>/<name>/check/`. Prints the Markdown report's path; exits
+/// with status 1 when a video failed, after writing the report.
 enum CheckCommand: Subcommand {
     static let manifest = PositionalArgument("MANIFEST", help: "the experiment manifest whose videos are checked")
     static let output = CommandOption.text(
@@ -15,11 +16,13 @@ enum CheckCommand: Subcommand {
     static let specification = CommandSpecification(
         name: "check",
         abstract: "Create ML's training-data checklist of the videos (extracting what the cache lacks), written as "
-            + "DIR/check.md, videos.csv and labels.csv; print the path of check.md",
+            + "DIR/check.md, videos.csv and labels.csv; print the path of check.md; exit status 1 if a video failed "
+            + "(after writing the report)",
         arguments: [manifest], options: [output])
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
-        Console.exitStatus(specification) {
+        var failed = false
+        let status = Console.exitStatus(specification) {
             let parsed = try CommandLineArguments(arguments, for: specification)
             let plan = try ValidateCommand.loadPlan(URL(fileURLWithPath: try parsed.value(of: manifest)))
             let configuration = plan.base
@@ -39,6 +42,9 @@ enum CheckCommand: Subcommand {
             for flag in check.flags { Console.progress("flag: \(flag)") }
             for failure in check.failures { Console.error("failed: \(failure)") }
             print(folder.appendingPathComponent("check.md").path)
+            failed = !check.failures.isEmpty
         }
+        // As `extract`: a video that failed makes the status 1, after the report is written.
+        return status == 0 && failed ? 1 : status
     }
 }

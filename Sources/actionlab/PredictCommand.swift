@@ -115,7 +115,7 @@ enum PredictCommand: Subcommand {
             do {
                 try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
             } catch {
-                throw ReportError.writeFailed(path: outputFolder.path, reason: "cannot create the output folder (is it a file?)")
+                throw ReportError.writeFailed(path: outputFolder.path, reason: "cannot create the output folder: \(ReportError.reason(error))")
             }
             let resolver = PredictionInputResolver(configuration: configuration)
             var resolved: [PredictionInput] = []

@@ -42,6 +42,12 @@ enum SynthCommand: Subcommand {
             dataset.seed = try parsed.value(of: seed) ?? dataset.seed
             dataset.frameRate = try parsed.value(of: frameRate) ?? dataset.frameRate
             dataset.duration = try parsed.value(of: duration) ?? dataset.duration
+            // Option values out of range are usage errors (exit status 2), as in the other commands.
+            do {
+                try dataset.validate()
+            } catch {
+                throw UsageError("\(error)")
+            }
 
             let folder = URL(fileURLWithPath: output, isDirectory: true)
             let files = try dataset.write(to: folder)

@@ -160,6 +160,8 @@ import Testing
         Case(arguments: ["info", "x"], status: 2, error: "info takes no arguments"),
         Case(arguments: ["synth", "x", "--output", "o"], status: 2, error: "synth takes options only, found 'x'"),
         Case(arguments: ["synth", "--output", "o", "--seed", "-1"], status: 2, error: "--seed needs a number, got '-1'"),
+        Case(arguments: ["synth", "--output", "o", "--sequences-per-class", "0"], status: 2,
+             error: "sequences per class = 0: must be at least 1"),
         Case(arguments: ["export", "somewhere"], status: 2,
              error: "missing --output OUTDIR, the folder to write the exported model into"),
         Case(arguments: ["export", "somewhere", "--output", "o", "--seed", "2"], status: 2, error: "--seed goes with --ensemble"),

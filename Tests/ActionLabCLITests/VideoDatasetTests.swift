@@ -102,6 +102,22 @@ import Testing
         #expect(try String(contentsOf: directory.file("out/labels.csv"), encoding: .utf8).contains("street,1,"))
     }
 
+    @Test("check with a video that cannot be decoded: the report is written, the video named, exit status 1 as extract's")
+    func checkWithABrokenVideoExitsWithStatus1() throws {
+        let directory = try TemporaryDirectory()
+        try Self.messiClip(directory.file("data/player/clip.mp4"), phase: 0)
+        try Data("not a video".utf8).write(to: directory.file("data/player/broken.mp4"))
+        try Self.write(
+            """
+            { name: "check", dataset: { sources: [{ format: "video", path: "data" }] }, features: { frameRate: 10, cache: "cache" } }
+            """, to: directory.file("check.json5"))
+        let result = try CommandLineTool.run(["check", "check.json5", "--output", "out"], in: directory.url)
+        #expect(result.status == 1, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("failed: ") && result.errorOutput.contains("broken.mp4"), "\(result.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: directory.file("out/check.md").path))
+        #expect(try String(contentsOf: directory.file("out/videos.csv"), encoding: .utf8).contains("clip.mp4"))
+    }
+
     @Test("check flags legs out of view, a label with no person in any sample, and labels with a single recording")
     func checkFlagsMissingLegsSilentLabelsAndSingleRecordings() throws {
         let directory = try TemporaryDirectory()
