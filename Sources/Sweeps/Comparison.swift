@@ -93,7 +93,7 @@ public struct Comparison: Sendable {
 
     /// The comparison in Markdown: the runs, the differing settings, the scores.
     public var markdown: String {
-        var text = "# Comparison of \(runs.count) runs\n\n"
+        var text = "# Comparison of \(runs.count) run\(runs.count == 1 ? "" : "s")\n\n"
         var list = Table(header: ["run", "what", "folder"])
         for run in runs { list.append([run.label, run.summary, "`\(run.folder.path)`"]) }
         text += list.markdown + "\n"

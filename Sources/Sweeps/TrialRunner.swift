@@ -165,7 +165,7 @@ public struct TrialRunner {
         var epochTimes: [Int: Double] = [:]
         do {
             try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
-            log("\(prefix): \(trial.label): training \(epochs) epochs on \(train.count) windows")
+            log("\(prefix): \(trial.label): training \(epochs) epoch\(epochs == 1 ? "" : "s") on \(train.count) window\(train.count == 1 ? "" : "s")")
             progress(.started(trial: trial.index, id: trial.id, seed: trial.seed, label: trial.label, epochs: epochs))
             var lastLine = Date()
             result = try Trainer(configuration: configuration).fit(

@@ -126,6 +126,16 @@ import Testing
             kind: .columnMismatch(layout: "pair", missing: ["right.x", "right.y"], unknown: ["right.z"], duplicated: []))
         #expect(error.description.hasPrefix("a.csv:1: columns do not match layout 'pair'"))
         #expect(error.description.hasSuffix("missing right.x, right.y; unknown right.z"))
+        // A binary file read as CSV: control characters escaped, long names cut, long lists counted.
+        let binary = ImportError(
+            path: "b.csv", line: 1,
+            kind: .columnMismatch(layout: "pair", missing: [], unknown: ["y\u{06}U"] + (1...11).map { "c\($0)" } + [String(repeating: "z", count: 50)],
+                                  duplicated: []))
+        #expect(binary.description.hasSuffix(#"unknown "y\u{06}U", c1, c2, c3, c4, c5, c6, c7, c8, c9 and 3 more"#), "\(binary.description)")
+        #expect(!binary.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        let long = ImportError(path: "c.csv", line: 1, kind: .columnMismatch(
+            layout: "pair", missing: [], unknown: [String(repeating: "z", count: 50)], duplicated: []))
+        #expect(long.description.hasSuffix("unknown " + String(repeating: "z", count: 40) + "…"))
     }
 
     // MARK: Labeled directories

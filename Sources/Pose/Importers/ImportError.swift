@@ -102,6 +102,17 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case unexpectedJSON(jsonPath: String, expected: String, found: String)
     }
 
+    /// Column names as they may be shown on a terminal: the first 10 (and how many more), each
+    /// cut to 40 characters, a name holding control characters (a binary file read as CSV)
+    /// written with Swift's escapes (`"y\u{06}U"`) instead of the raw bytes.
+    static func columnList(_ names: [String]) -> String {
+        let shown = names.prefix(10).map { name -> String in
+            let cut = name.count > 40 ? String(name.prefix(40)) + "…" : name
+            return cut.unicodeScalars.contains { $0.properties.generalCategory == .control } ? cut.debugDescription : cut
+        }
+        return shown.joined(separator: ", ") + (names.count > 10 ? " and \(names.count - 10) more" : "")
+    }
+
     /// The error as `path:line: message` (or `path: message` without a line).
     public var description: String {
         let location = line.map { "\(path):\($0)" } ?? path
@@ -148,8 +159,8 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .columnMismatch(layout, missing, unknown, duplicated):
             var parts: [String] = []
             if !missing.isEmpty { parts.append("missing \(missing.joined(separator: ", "))") }
-            if !unknown.isEmpty { parts.append("unknown \(unknown.joined(separator: ", "))") }
-            if !duplicated.isEmpty { parts.append("repeated \(duplicated.joined(separator: ", "))") }
+            if !unknown.isEmpty { parts.append("unknown \(Self.columnList(unknown))") }
+            if !duplicated.isEmpty { parts.append("repeated \(Self.columnList(duplicated))") }
             return "columns do not match layout '\(layout)' (expected one '<joint>.<channel>' column per "
                 + "joint and channel, plus an optional 'timestamp'): \(parts.joined(separator: "; "))"
         case let .nonIncreasingTimestamp(previous, found):
