@@ -10,9 +10,10 @@ import _BenchmarkSupport
 /// Trains a freshly initialized model of a registered family (`stgcn`, `stgcn-small`, `stgcnpp`,
 /// `stgcnpp-small`, … with its default settings: Vision-18 graph, 3 channels, no dropout; built
 /// through ``ModelRegistry`` as a manifest's `model.kind` builds it) with Adam (learning rate 0.001) on random windows `[B, 3·18, T]`
-/// with random labels: each step is a training-mode forward pass, softmax cross-entropy, zeroing
-/// the gradients, the backward pass and an optimizer step, exactly the trainer's inner loop
-/// without data loading. After `--warmup` untimed steps it times `--steps` steps and prints
+/// with random labels: each step is a training-mode forward pass, softmax cross-entropy, then the
+/// trainer's own update (``applyGradient(_:to:parameters:optimizer:clippingNormAt:)``: zeroing the
+/// gradients, the backward pass, an optimizer step and the finiteness check), the trainer's inner
+/// loop without data loading. After `--warmup` untimed steps it times `--steps` steps and prints
 /// `{"model", "threads", "batch", "frames", "steps", "seconds", "windowsPerSecond", "kernel"}` as
 /// JSON. With `--layers R` (ST-GCN families only) the report also has `"layers"`: seconds per step
 /// of each kind of layer, forward and backward, each layer timed alone (``LayerProfile``).
@@ -61,9 +62,7 @@ func run() throws -> Int32 {
     func step() {
         let logits = model.forward(inputs, training: true)
         let result = softmaxCrossEntropy(logits: logits, labels: labels)
-        zeroGradients(parameters)
-        _ = model.backward(result.gradient)
-        optimizer.step(parameters: parameters)
+        _ = applyGradient(result.gradient, to: model, parameters: parameters, optimizer: optimizer)
     }
     for _ in 0..<warmup { step() }
     let elapsed = ContinuousClock().measure {

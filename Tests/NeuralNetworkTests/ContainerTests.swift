@@ -205,6 +205,39 @@ import Testing
         #expect(identity.stateDictionary().map(\.name) == tensors.map { "body." + $0 })
     }
 
+    @Test func firstNonFiniteTensorIsNamedInStateDictionaryOrder() throws {
+        let model = Self.namedResidual(seed: 3)
+        let clean = model.stateDictionary()
+        #expect(model.firstNonFiniteTensorName() == nil)
+        #expect(model.parameters.map(ObjectIdentifier.init) == model.namedParameters.map { ObjectIdentifier($0.parameter) })
+        for (index, entry) in clean.enumerated() {
+            for poison in [Float.nan, .infinity, -.infinity] {
+                var poisoned = clean
+                // The last element: past the last full 8-lane vector in every tensor but one.
+                poisoned[index].tensor.values[entry.tensor.count - 1] = poison
+                // A later tensor poisoned too: the first in state-dictionary order is named.
+                if index + 1 < clean.count { poisoned[index + 1].tensor.values[0] = .nan }
+                try model.load(stateDictionary: poisoned)
+                #expect(model.firstNonFiniteTensorName() == entry.name, "\(entry.name) holding \(poison)")
+            }
+        }
+        try model.load(stateDictionary: clean)
+        #expect(model.firstNonFiniteTensorName() == nil)
+    }
+
+    @Test func tensorFinitenessLooksAtEveryElement() {
+        for count in [0, 1, 7, 8, 9, 16, 19] {
+            #expect(Tensor(shape: [count], values: [Float](repeating: 3e38, count: count)).isFinite)
+            for position in 0..<count {
+                var values = [Float](repeating: -1, count: count)
+                values[position] = .nan
+                #expect(!Tensor(shape: [count], values: values).isFinite, "NaN at \(position) of \(count)")
+                values[position] = -.infinity
+                #expect(!Tensor(shape: [count], values: values).isFinite, "-inf at \(position) of \(count)")
+            }
+        }
+    }
+
     @Test func stateDictionaryRoundTrip() throws {
         let source = Self.namedResidual(seed: 11)
         let x = randomTensor([2, 2, 6], seed: 12)

@@ -107,8 +107,12 @@ extension Layer {
     public var sublayers: [(name: String, layer: any Layer)] { [] }
 
     /// All learnable parameters of this layer and its sublayers, in state-dictionary order.
+    ///
+    /// Builds no names (the trainer asks for them at every step); ``namedParameters`` has them.
     public var parameters: [Parameter] {
-        namedParameters.map(\.parameter)
+        var result: [Parameter] = []
+        forEachLayer { result += $0.ownParameters }
+        return result
     }
 
     /// All learnable parameters with their dotted paths, e.g. `("classifier.weight", p)`.
@@ -140,6 +144,35 @@ extension Layer {
         for (name, child) in sublayers {
             child.visitLayers(prefix: prefix + name + ".", body)
         }
+    }
+
+    /// Calls `body` for this layer and every descendant in the order of ``visitLayers(_:)``,
+    /// without building their path prefixes.
+    private func forEachLayer(_ body: (any Layer) -> Void) {
+        body(self)
+        for (_, child) in sublayers {
+            child.forEachLayer(body)
+        }
+    }
+
+    /// The state-dictionary name of the first parameter or buffer (in ``stateDictionary()``
+    /// order) holding a value that is not finite (NaN or ±infinity), or nil when every value is
+    /// finite.
+    ///
+    /// Scans the values without building names, so that a trainer can afford it after every
+    /// optimizer step; only a tensor that fails is named.
+    public func firstNonFiniteTensorName() -> String? {
+        var failed: ObjectIdentifier?
+        forEachLayer { layer in
+            guard failed == nil else { return }
+            if let parameter = layer.ownParameters.first(where: { !$0.value.isFinite }) {
+                failed = ObjectIdentifier(parameter)
+            } else if let buffer = layer.ownBuffers.first(where: { !$0.value.isFinite }) {
+                failed = ObjectIdentifier(buffer)
+            }
+        }
+        guard let failed else { return nil }
+        return stateEntries().first { $0.entry.identifier == failed }?.name
     }
 
     /// Every parameter and buffer with its dotted path, in a stable order.
@@ -200,6 +233,14 @@ extension Layer {
 private enum StateEntry {
     case parameter(Parameter)
     case buffer(Buffer)
+
+    /// The identity of the parameter or buffer object.
+    var identifier: ObjectIdentifier {
+        switch self {
+        case .parameter(let parameter): ObjectIdentifier(parameter)
+        case .buffer(let buffer): ObjectIdentifier(buffer)
+        }
+    }
 
     var value: Tensor {
         get {

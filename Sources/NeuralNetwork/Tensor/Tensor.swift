@@ -70,6 +70,14 @@ public struct Tensor: Hashable, Sendable {
     /// The number of elements, the product of the shape's entries.
     @inlinable public var count: Int { values.count }
 
+    /// Whether every element is finite (neither NaN nor ±infinity).
+    public var isFinite: Bool {
+        values.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            return VectorKernels.allFinite(base, count: buffer.count)
+        }
+    }
+
     /// The number of dimensions.
     @inlinable public var rank: Int { shape.count }
 

@@ -18,6 +18,23 @@ enum VectorKernels {
         UnsafeMutableRawPointer(pointer + index).storeBytes(of: value, as: Vector.self)
     }
 
+    /// Whether every `x[i]` is finite (neither NaN nor ±infinity): `0 · x[i]` is 0 for a finite
+    /// value and NaN otherwise, summed without a branch per element.
+    static func allFinite(_ x: UnsafePointer<Float>, count: Int) -> Bool {
+        var i = 0
+        var sum = Vector()
+        while i + width <= count {
+            sum += 0 * load(x, i)
+            i += width
+        }
+        var tail: Float = 0
+        while i < count {
+            tail += 0 * x[i]
+            i += 1
+        }
+        return (sum.sum() + tail).isFinite
+    }
+
     /// `y[i] = max(x[i], 0)` (0 for NaN, as `x > 0 ? x : 0`).
     static func relu(_ x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>, count: Int) {
         var i = 0

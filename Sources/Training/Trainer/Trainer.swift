@@ -126,6 +126,7 @@ public struct Trainer: Sendable {
         var divergence: Divergence?
         var epoch = progress.epoch + 1
         let batchCount = (order.count + settings.batchSize - 1) / settings.batchSize
+        let parameters = model.parameters
         epochs: while epoch <= settings.epochs && !stopped {
             optimizer.learningRate = Float(schedule.learningRate(epoch: epoch - 1))
             var shuffling = SeededGenerator(seed: seed, purpose: "shuffle", epoch: epoch)
@@ -146,13 +147,9 @@ public struct Trainer: Sendable {
                     divergence = Divergence(epoch: epoch, batch: batchIndex, split: "train", loss: Double(result.loss))
                     break epochs
                 }
-                zeroGradients(model.parameters)
-                _ = model.backward(result.gradient)
-                if let norm = settings.gradientClipNorm {
-                    clipGradientNorm(model.parameters, maximumNorm: Float(norm))
-                }
-                optimizer.step(parameters: model.parameters)
-                if let tensor = Self.firstNonFiniteTensor(of: model) {
+                if let tensor = applyGradient(
+                    result.gradient, to: model, parameters: parameters, optimizer: optimizer,
+                    clippingNormAt: settings.gradientClipNorm.map(Float.init)) {
                     divergence = Divergence(epoch: epoch, batch: batchIndex, split: "train", loss: Double(result.loss), tensor: tensor)
                     break epochs
                 }
@@ -199,14 +196,6 @@ public struct Trainer: Sendable {
             model: model, history: progress.history, savedEpoch: savedEpoch, stoppedEarly: stopped && progress.epoch < settings.epochs,
             resumedFromEpoch: resumedFromEpoch, trainingSeconds: secondsSoFar(), trainingSecondsBeforeResuming: secondsBefore,
             divergence: divergence)
-    }
-
-    /// The state-dictionary name of the first parameter or buffer of `model` holding a value that
-    /// is not finite (NaN or ±infinity), or nil when every value is finite.
-    static func firstNonFiniteTensor(of model: any Classifier) -> String? {
-        model.stateDictionary().first { entry in
-            entry.tensor.withUnsafeBufferPointer { values in values.contains { !$0.isFinite } }
-        }?.name
     }
 
     /// Writes the model, the optimizer, the best weights and the progress atomically.
