@@ -108,7 +108,7 @@ public struct EnsembleExporter {
                           try ModelExporter.contents(of: artifacts.folder.file(ModelExporter.configurationName))))
             files.append((folder + "weights.h5", try ModelExporter.contents(of: artifacts.folder.file("weights.h5"))))
         }
-        var hashes = try files.map { (name: $0.name, sha256: try ContentHash.sha256(of: $0.data).description) }
+        var hashes = try ExportDestination.hashes(of: files)
         func hash(_ name: String) -> String { hashes.first { $0.name == name }?.sha256 ?? "" }
         let description = Description(
             seed: selection.seed.seed, labels: first.labels,
@@ -123,7 +123,7 @@ public struct EnsembleExporter {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let descriptionData = try encoder.encode(description)
         files.append((Self.descriptionName, descriptionData))
-        hashes.append((name: Self.descriptionName, sha256: try ContentHash.sha256(of: descriptionData).description))
+        hashes += try ExportDestination.hashes(of: [(Self.descriptionName, descriptionData)])
         let card = EnsembleModelCard(selection: selection, members: members, files: hashes)
         files.append((ModelExporter.modelCardName, Data(card.markdown.utf8)))
 

@@ -1,4 +1,5 @@
 import AtomicFiles
+import FeatureCache
 import Foundation
 import Sweeps
 
@@ -66,6 +67,12 @@ enum ExportDestination {
             }
             throw AtomicFileError(path: output.path, operation: "create folder", reason: error.localizedDescription)
         }
+    }
+
+    /// The SHA-256 (lowercase hex) of each file's contents, for model cards and descriptions.
+    /// - Throws: `FeatureCacheError.cryptoFailure` if OpenSSL cannot hash.
+    static func hashes(of files: [(name: String, data: Data)]) throws -> [(name: String, sha256: String)] {
+        try files.map { (name: $0.name, sha256: try ContentHash.sha256(of: $0.data).description) }
     }
 
     /// Replaces the export in the prepared folder `output` with `files`, written in order.

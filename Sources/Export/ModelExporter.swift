@@ -85,7 +85,7 @@ public struct ModelExporter {
         // The resolved configuration beside the weights, so the export folder alone rebuilds the
         // model (`actionlab predict EXPORT_DIR`, ``TrainedModel``).
         files.append((Self.configurationName, try Self.contents(of: artifacts.folder.file(Self.configurationName))))
-        let hashes = try files.map { (name: $0.name, sha256: try ContentHash.sha256(of: $0.data).description) }
+        let hashes = try ExportDestination.hashes(of: files)
         let card = ModelCard(artifacts: artifacts, selection: selection, files: hashes)
         files.append((Self.modelCardName, Data(card.markdown.utf8)))
 

@@ -406,23 +406,16 @@ public struct SweepRunner {
     /// Removes `<id>.partial-<pid>` folders whose process is gone (left by a killed run), except
     /// those holding a checkpoint of an unfinished trial: ``TrialRunner`` resumes from them.
     private func removeAbandonedPartialFolders(in folder: URL) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names {
-            guard let marker = name.range(of: ".partial-", options: .backwards),
-                  let pid = pid_t(name[marker.upperBound...]), pid > 0 else { continue }
-            if ProcessLiveness.hasEnded(pid) {
-                let partial = folder.appendingPathComponent(name)
-                let finished = FileManager.default.fileExists(atPath: folder.appendingPathComponent(String(name[..<marker.lowerBound])).path)
-                let resumable = FileManager.default.fileExists(atPath: partial.appendingPathComponent(TrialRunner.checkpointName).path)
-                if resumable && !finished {
-                    log("keeping \(name), left by a run that was killed: its trial resumes from its checkpoint")
-                    // Its trial is not claimed here: only files whose writer has ended go.
-                    AtomicFile.removeStaleTemporaryFiles(in: partial)
-                    continue
-                }
-                log("removing \(name), left by a run that was killed")
-                try? FileManager.default.removeItem(at: partial)
+        for partial in TrialRunner.partialFolders(in: folder) where ProcessLiveness.hasEnded(partial.pid) {
+            let finished = FileManager.default.fileExists(atPath: folder.appendingPathComponent(partial.trialID).path)
+            if partial.hasCheckpoint && !finished {
+                log("keeping \(partial.name), left by a run that was killed: its trial resumes from its checkpoint")
+                // Its trial is not claimed here: only files whose writer has ended go.
+                AtomicFile.removeStaleTemporaryFiles(in: partial.url)
+                continue
             }
+            log("removing \(partial.name), left by a run that was killed")
+            try? FileManager.default.removeItem(at: partial.url)
         }
     }
 }

@@ -92,12 +92,7 @@ public struct SweepStatus: Sendable {
 
     /// Whether a partial folder of `trial` (`trials/<id>.partial-<pid>`) holds a training checkpoint.
     static func hasCheckpoint(_ trial: Trial, in folder: URL) -> Bool {
-        let trials = folder.appendingPathComponent("trials")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: trials.path)) ?? []
-        return names.contains { name in
-            name.hasPrefix("\(trial.id).partial-") && FileManager.default.fileExists(
-                atPath: trials.appendingPathComponent(name).appendingPathComponent(TrialRunner.checkpointName).path)
-        }
+        TrialRunner.partialFolders(in: folder.appendingPathComponent("trials"), of: trial.id).contains { $0.hasCheckpoint }
     }
 
     /// How an ended task is shown: `sacct`'s state when the cluster keeps accounting, and the

@@ -326,19 +326,42 @@ public struct TrialRunner {
         return (reason, "\(damagedFoldersName)/\(name)")
     }
 
+    /// A `trials/<id>.partial-<pid>` folder, where process `pid` writes trial `<id>` until the
+    /// trial is complete and the folder is renamed to `trials/<id>`.
+    struct PartialFolder {
+        /// The folder.
+        var url: URL
+        /// The trial's id.
+        var trialID: String
+        /// The process that writes (or wrote) it.
+        var pid: pid_t
+        /// Its name, `<id>.partial-<pid>`.
+        var name: String { url.lastPathComponent }
+        /// Whether it holds a training checkpoint, from which the trial can resume.
+        var hasCheckpoint: Bool { FileManager.default.fileExists(atPath: url.appendingPathComponent(checkpointName).path) }
+    }
+
+    /// The partial folders in a sweep's `trials` folder, of every trial or of `trialID` only,
+    /// in name order.
+    static func partialFolders(in trialsFolder: URL, of trialID: String? = nil) -> [PartialFolder] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: trialsFolder.path)) ?? []).sorted()
+        return names.compactMap { name in
+            guard let marker = name.range(of: ".partial-", options: .backwards),
+                  let pid = pid_t(name[marker.upperBound...]), pid > 0 else { return nil }
+            let id = String(name[..<marker.lowerBound])
+            guard trialID == nil || id == trialID else { return nil }
+            return PartialFolder(url: trialsFolder.appendingPathComponent(name), trialID: id, pid: pid)
+        }
+    }
+
     /// Renames a partial folder of `trial` left by a dead process, holding a checkpoint, to `partial`.
     ///
     /// `rename(2)` is atomic, so when several workers look at once exactly one adopts the folder.
     /// - Returns: The adopted folder's name, or nil if there was none.
     static func adoptAbandonedPartialFolder(of trial: Trial, as partial: URL) -> String? {
-        let trials = partial.deletingLastPathComponent()
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: trials.path)) ?? []
-        for name in names.sorted() where name.hasPrefix("\(trial.id).partial-") {
-            guard let pid = pid_t(name.dropFirst("\(trial.id).partial-".count)), pid > 0, pid != getpid(),
-                  ProcessLiveness.hasEnded(pid) else { continue }
-            let candidate = trials.appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: candidate.appendingPathComponent(checkpointName).path) else { continue }
-            if rename(candidate.path, partial.path) == 0 { return name }
+        for candidate in partialFolders(in: partial.deletingLastPathComponent(), of: trial.id)
+        where candidate.pid != getpid() && ProcessLiveness.hasEnded(candidate.pid) && candidate.hasCheckpoint {
+            if rename(candidate.url.path, partial.path) == 0 { return candidate.name }
         }
         return nil
     }

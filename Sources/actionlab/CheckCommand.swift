@@ -21,8 +21,7 @@ enum CheckCommand: Subcommand {
         arguments: [manifest], options: [output])
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
-        var failed = false
-        let status = Console.exitStatus(specification) {
+        Console.exitStatus(overInputs: specification) { () throws -> Bool in
             let parsed = try CommandLineArguments(arguments, for: specification)
             let plan = try ValidateCommand.loadPlan(URL(fileURLWithPath: try parsed.value(of: manifest)))
             let configuration = plan.base
@@ -42,9 +41,8 @@ enum CheckCommand: Subcommand {
             for flag in check.flags { Console.progress("flag: \(flag)") }
             for failure in check.failures { Console.error("failed: \(failure)") }
             print(folder.appendingPathComponent("check.md").path)
-            failed = !check.failures.isEmpty
+            // As `extract`: a video that failed makes the status 1, after the report is written.
+            return !check.failures.isEmpty
         }
-        // As `extract`: a video that failed makes the status 1, after the report is written.
-        return status == 0 && failed ? 1 : status
     }
 }

@@ -54,4 +54,13 @@ enum Console {
             return 1
         }
     }
+
+    /// ``exitStatus(_:_:)`` for a command that works through several inputs and fails one
+    /// without stopping: `body` returns whether any input failed, after the others were done and
+    /// the failures reported, which makes the status 1 (an error still gives 1, wrong usage 2).
+    static func exitStatus(overInputs command: CommandSpecification, _ body: () throws -> Bool) -> Int32 {
+        var failed = false
+        let status = exitStatus(command) { failed = try body() }
+        return status == 0 && failed ? 1 : status
+    }
 }

@@ -42,8 +42,7 @@ enum ExtractCommand: Subcommand {
         options: [shard, workers, SlurmOptions.launcher, shards, output] + SlurmOptions.resources)
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
-        var failed = false
-        let status = Console.exitStatus(specification) {
+        Console.exitStatus(overInputs: specification) { () throws -> Bool in
             let parsed = try CommandLineArguments(arguments, for: specification)
             let manifestURL = URL(fileURLWithPath: try parsed.value(of: manifest))
             let part = try parsed.value(of: shard).map(Self.shard(from:))
@@ -58,7 +57,7 @@ enum ExtractCommand: Subcommand {
             try SlurmOptions.check(kind, parsed, slurmOnly: [shards, output])
             if kind == .slurm {
                 try submit(plan: plan, manifest: manifestURL, options: plan.launcher.overridden(by: givenOptions), parsed)
-                return
+                return false
             }
             let cache = try FeatureCache(directory: plan.base.features.cache) { discarded in
                 Console.progress("warning: \(discarded)")
@@ -74,9 +73,8 @@ enum ExtractCommand: Subcommand {
             print("videos: \(videos.videos.count), cache hits: \(summary.cacheHits), new extractions: \(summary.extracted) "
                 + "(\(summary.framesExtracted) frames), failures: \(summary.failures.count)")
             for failure in summary.failures { Console.error("failed: \(failure)") }
-            failed = !summary.failures.isEmpty
+            return !summary.failures.isEmpty
         }
-        return status == 0 && failed ? 1 : status
     }
 
     /// `I/N` with `0 <= I < N`.
