@@ -126,6 +126,16 @@ import Testing
         #expect(issues.first?.message == message)
     }
 
+    @Test(arguments: [("features: { cache: 'data/walk.csv' }", "features.cache"), ("output: { directory: 'data/walk.csv' }", "output.directory")])
+    func aFolderSettingNamingAFileIsReported(member: String, path: String) throws {
+        let issues = fixture.issues(ManifestFixture.minimal(member))
+        #expect(issues.map(\.path) == [path])
+        #expect(issues.first?.message == "\(fixture.path("data/walk.csv")) is a file; expected a folder (created if missing)")
+        // A folder that does not exist yet, or one that does, is fine.
+        _ = try fixture.parse(ManifestFixture.minimal(member.replacingOccurrences(of: "data/walk.csv", with: "data/new")))
+        _ = try fixture.parse(ManifestFixture.minimal(member.replacingOccurrences(of: "data/walk.csv", with: "data/clips")))
+    }
+
     @Test func missingSourceFileNamesTheFileAndItsJSONPath() {
         let issues = fixture.issues("{ name: 'x', dataset: { sources: [{ format: 'uea', path: 'data/nope.ts' }] } }")
         #expect(issues == [ManifestIssue(

@@ -99,7 +99,8 @@ package struct Setting<Section> {
             reading: .derived { kind.read($0) }, describeDefault: { kind.describe($0[keyPath: keyPath]).map { "`\($0)`" } ?? "none" })
     }
 
-    /// A path whose default is `defaultPath` relative to the manifest's base directory.
+    /// A folder path (``SettingKind/folderPath``: missing is fine, a file is reported) whose
+    /// default is `defaultPath` relative to the manifest's base directory.
     ///
     /// - Parameters:
     ///   - key: The manifest key.
@@ -109,7 +110,7 @@ package struct Setting<Section> {
     package static func path(
         _ key: String, _ keyPath: WritableKeyPath<Section, URL>, default defaultPath: String, _ documentation: String
     ) -> Setting {
-        var setting = Setting(key, keyPath, .path, documentation).defaultText("`\"\(defaultPath)\"`")
+        var setting = Setting(key, keyPath, .folderPath, documentation).defaultText("`\"\(defaultPath)\"`")
         setting.prepare = { section, diagnostics in section[keyPath: keyPath] = diagnostics.resolve(defaultPath) }
         return setting
     }

@@ -94,6 +94,25 @@ extension SettingKind where Value == URL {
                 return URL(fileURLWithPath: text, isDirectory: false)
             })
     }
+
+    /// A folder path, like ``path``, that may be missing (it is created when first needed) but
+    /// must not name a file: a file there is reported at the value's line and column, where
+    /// otherwise the first write into the folder would fail much later.
+    package static var folderPath: SettingKind {
+        var kind = path
+        kind.read = { node in
+            guard let url = node.resolvedPath() else { return nil }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                node.report(
+                    "\(EchoedText.shortened(url.path, maximumLength: EchoedText.maximumPathLength)) is a file; expected a folder "
+                        + "(created if missing)")
+                return nil
+            }
+            return url
+        }
+        return kind
+    }
 }
 
 extension SettingKind where Value: ManifestChoice & Codable {
