@@ -71,8 +71,7 @@ enum PredictCommand: Subcommand {
         options: [output, stride, threshold, minimumPose, smoothing, hold, refractory, windowDuration, cache, workers, json, live, inputFormat])
 
     static func main(_ arguments: ArraySlice<String>) -> Int32 {
-        var failures = 0
-        let status = Console.exitStatus(specification) {
+        Console.exitStatus(overInputs: specification) { () throws -> Bool in
             let parsed = try CommandLineArguments(arguments, for: specification)
             let confidenceThreshold = Float(try parsed.value(of: threshold) ?? 0.6)
             let minimumPoseFraction = try parsed.value(of: minimumPose) ?? 0.6
@@ -92,6 +91,9 @@ enum PredictCommand: Subcommand {
             } catch let error as PostprocessingError {
                 throw UsageError("\(error)")
             }
+            if try parsed.value(of: inputFormat) != nil, try parsed.value(of: live) == nil {
+                throw UsageError("--input-format names the FFmpeg input format of a --live stream; files give their own")
+            }
             let predictionModel = try PredictionModel(folder: URL(fileURLWithPath: try parsed.value(of: model), isDirectory: true))
             let configuration = predictionModel.trained.configuration
             let rate = configuration.windows.sampling == .sliding ? configuration.windows.frameRate : configuration.features.frameRate
@@ -102,14 +104,21 @@ enum PredictCommand: Subcommand {
             let featureCache = try FeatureCache(directory: cacheFolder) { discarded in
                 Console.progress("warning: \(discarded)")
             }
+            let duration = try parsed.value(of: windowDuration)
             let run = PredictionRun(
-                model: predictionModel, settings: settings, windowDuration: try parsed.value(of: windowDuration), cache: featureCache,
-                log: { Console.progress($0) })
-            try run.checkSettings()
+                model: predictionModel, settings: settings, windowDuration: duration, cache: featureCache, log: { Console.progress($0) })
+            do {
+                try run.checkSettings()
+            } catch let error as PredictionError {
+                guard case .invalidSetting = error else { throw error }
+                throw UsageError("\(error)")
+            }
             if let url = try parsed.value(of: live) {
                 guard try parsed.values(of: inputs).isEmpty else { throw UsageError("--live reads a stream instead of INPUT files; give one or the other") }
-                try predictLive(url: url, model: predictionModel, settings: settings, format: try parsed.value(of: inputFormat), json: parsed.isSet(json))
-                return
+                try predictLive(
+                    url: url, model: predictionModel, settings: settings, windowDuration: duration,
+                    format: try parsed.value(of: inputFormat), json: parsed.isSet(json))
+                return false
             }
             let outputFolder = URL(fileURLWithPath: try parsed.value(of: output) ?? "predictions", isDirectory: true)
             do {
@@ -117,6 +126,9 @@ enum PredictCommand: Subcommand {
             } catch {
                 throw ReportError.writeFailed(path: outputFolder.path, reason: "cannot create the output folder: \(ReportError.reason(error))")
             }
+            // A folder holding an earlier prediction gets this one instead: its streams that this
+            // run does not write again are removed once this run's are written.
+            let earlierStreams = PredictionReport.streamFolders(in: outputFolder)
             let resolver = PredictionInputResolver(configuration: configuration)
             var resolved: [PredictionInput] = []
             var failed: [String] = []
@@ -169,10 +181,15 @@ enum PredictCommand: Subcommand {
             }
             try RunPredictionSummary(analyses: analyses, failures: failed, modelOrigin: predictionModel.origin)
                 .write(to: outputFolder)
-            failures = failed.count
+            let replaced = earlierStreams.filter { !usedNames.contains($0) }
+            for name in replaced { try? FileManager.default.removeItem(at: outputFolder.appendingPathComponent(name, isDirectory: true)) }
+            if !replaced.isEmpty {
+                Console.progress("removed \(replaced.count) stream folder\(replaced.count == 1 ? "" : "s") of an earlier prediction in "
+                    + "\(outputFolder.path) (\(replaced.prefix(3).joined(separator: ", "))\(replaced.count > 3 ? ", ..." : ""))")
+            }
             print(outputFolder.path)
+            return !failed.isEmpty
         }
-        return status == 0 && failures > 0 ? 1 : status
     }
 
     /// "ORIGIN: MESSAGE", or the message alone when it already starts with the input's origin
@@ -204,8 +221,11 @@ enum PredictCommand: Subcommand {
     }
 
     /// `--live URL`: predictions printed as they are made, then the statistics.
-    static func predictLive(url: String, model: PredictionModel, settings: PredictionSettings, format: String?, json: Bool) throws {
-        let live = LivePrediction(model: model, settings: settings, sourceOptions: LiveSourceOptions(inputFormat: format))
+    static func predictLive(
+        url: String, model: PredictionModel, settings: PredictionSettings, windowDuration: Double?, format: String?, json: Bool
+    ) throws {
+        let live = LivePrediction(
+            model: model, settings: settings, windowDuration: windowDuration, sourceOptions: LiveSourceOptions(inputFormat: format))
         let statistics = try live.run(url: url) { prediction, latency in
             // Unbuffered, so that a reader of the pipe sees each prediction as it is made.
             let line = json

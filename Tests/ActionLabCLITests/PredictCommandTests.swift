@@ -67,6 +67,17 @@ import Testing
         try #require(export.status == 0, "\(export.errorOutput)")
         let good = try CommandLineTool.run(["predict", "model", "data/train.ts", "--output", "out"], in: scratch.url)
         #expect(good.status == 0, "\(good.errorOutput)")
+        // Predicting into the same folder again replaces the earlier streams and keeps the user's own files.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path).filter { $0.hasPrefix("train.ts#") }.count == 40)
+        try FileManager.default.createDirectory(at: scratch.file("out/mine"), withIntermediateDirectories: true)
+        try Data("notes".utf8).write(to: scratch.file("out/mine/notes.txt"))
+        try FileManager.default.copyItem(at: scratch.file("data/train.ts"), to: scratch.file("data/again.ts"))
+        let again = try CommandLineTool.run(["predict", "model", "data/again.ts", "--output", "out"], in: scratch.url)
+        #expect(again.status == 0, "\(again.errorOutput)")
+        #expect(again.errorOutput.contains("removed 40 stream folders of an earlier prediction in "), "\(again.errorOutput)")
+        let outputs = try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path)
+        #expect(outputs.filter { $0.hasPrefix("train.ts") }.isEmpty && outputs.filter { $0.hasPrefix("again.ts#") }.count == 40)
+        #expect(try String(contentsOf: scratch.file("out/mine/notes.txt"), encoding: .utf8) == "notes")
 
         try FileManager.default.removeItem(at: scratch.file("model/config.json"))
         let missing = try CommandLineTool.run(["predict", "model", "data/train.ts"], in: scratch.url)
@@ -90,5 +101,15 @@ import Testing
         #expect(badShare.status == 2 && badShare.errorOutput.contains("minimum pose fraction 1.5 is not allowed"), "\(badShare.errorOutput)")
         let badRefractory = try CommandLineTool.run(["predict", "reports/run", "data/train.ts", "--refractory", "-1"], in: scratch.url)
         #expect(badRefractory.status == 2 && badRefractory.errorOutput.contains("refractory time = -1.0"), "\(badRefractory.errorOutput)")
+        // Options that would be ignored are usage errors: a window duration for a model that
+        // slides windows of its own size, an FFmpeg input format without a live stream.
+        let duration = try CommandLineTool.run(["predict", "reports/run", "data/train.ts", "--window-duration", "2"], in: scratch.url)
+        #expect(duration.status == 2, "\(duration.errorOutput)")
+        #expect(duration.errorOutput.contains(
+            "--window-duration 2.0 is not allowed: expected no value: it is for models trained with uniform sampling, and this model "
+                + "was trained on sliding windows of 100 frames at 10.0 fps (10 s each)"), "\(duration.errorOutput)")
+        let format = try CommandLineTool.run(["predict", "reports/run", "data/train.ts", "--input-format", "mpegts"], in: scratch.url)
+        #expect(format.status == 2 && format.errorOutput.contains("--input-format names the FFmpeg input format of a --live stream"),
+                "\(format.errorOutput)")
     }
 }

@@ -41,16 +41,21 @@ public struct LivePrediction {
     public var poseOptions: MediaPipePoseEstimator.Options
     /// How the stream is opened (input format, timeouts, queue capacity).
     public var sourceOptions: LiveSourceOptions
+    /// For a model trained with uniform sampling, the seconds one window covers
+    /// (``PredictionModel/timing(windowDuration:)``); nil for a sliding-window model.
+    public var windowDuration: Double?
     /// Extra seconds spent on each frame after pose estimation: 0 in use; tests set it to make
     /// pose estimation deliberately slower than the frame rate.
     public var addedFrameCost: Double
 
     public init(
-        model: PredictionModel, settings: PredictionSettings, poseOptions: MediaPipePoseEstimator.Options = .init(),
-        sourceOptions: LiveSourceOptions = LiveSourceOptions(), addedFrameCost: Double = 0
+        model: PredictionModel, settings: PredictionSettings, windowDuration: Double? = nil,
+        poseOptions: MediaPipePoseEstimator.Options = .init(), sourceOptions: LiveSourceOptions = LiveSourceOptions(),
+        addedFrameCost: Double = 0
     ) {
         self.model = model
         self.settings = settings
+        self.windowDuration = windowDuration
         var options = poseOptions
         options.runningMode = .video
         self.poseOptions = options
@@ -73,7 +78,7 @@ public struct LivePrediction {
             throw PredictionError.layoutMismatch(
                 model: model.origin, modelLayout: model.layout.name, input: url, inputLayout: SkeletonLayout.vision18.name)
         }
-        var predictor = try model.makePredictor(settings: settings)
+        var predictor = try model.makePredictor(settings: settings, windowDuration: windowDuration)
         let estimator = try MediaPipePoseEstimator(options: poseOptions)
         defer { try? estimator.close() }
         let source = LiveVideoSource(url: url, options: sourceOptions)

@@ -109,13 +109,21 @@ public struct PredictionModel {
     /// window frame rate, or uniform over `windowDuration` seconds).
     ///
     /// - Parameter windowDuration: For a model trained with uniform sampling, the seconds one
-    ///   window covers (one performance of an action); ignored for sliding windows.
+    ///   window covers (one performance of an action); nil for sliding windows, whose duration
+    ///   the model fixes.
     /// - Throws: ``PredictionError/invalidSetting(name:value:expected:)`` when a uniform model gets
-    ///   no positive duration.
+    ///   no positive duration, or a sliding-window model gets one (it would be ignored).
     public func timing(windowDuration: Double?) throws -> Predictor.Timing {
         let windows = trained.configuration.windows
         switch windows.sampling {
         case .sliding:
+            if let windowDuration {
+                throw PredictionError.invalidSetting(
+                    name: "--window-duration", value: "\(windowDuration)",
+                    expected: "no value: it is for models trained with uniform sampling, and this model was trained on sliding "
+                        + "windows of \(windows.size) frames at \(windows.frameRate) fps "
+                        + "(\(String(format: "%g", Double(windows.size) / windows.frameRate)) s each), which it keeps")
+            }
             return .sliding(frameRate: windows.frameRate)
         case .uniform:
             let rate = trained.configuration.features.frameRate
