@@ -18,7 +18,7 @@ extension FeatureConfiguration: ManifestSection {
                         + "edges: [[0, 1], ...] }` (pairs of joint indices)"),
             Setting("frameRate", \.frameRate, .number(WindowConfiguration.frameRateBounds),
                     "frames (samples) per second of the recordings; the default of every source's and of the windows' frame rate"),
-            .path("cache", \.cache, default: defaultCachePath, "feature cache folder"),
+            .path("cache", \.cache, default: defaultCachePath, "feature cache folder; not part of the trial id, as entries are keyed by their sources' content"),
             .section("pose", \.pose, "MediaPipe's pose landmarker for video sources; every value is part of the cache key",
                      reading: PoseEstimationConfiguration.init(readingSettingsOf:)),
             Setting("workers", \.workers, .optional(.integer(.atLeast(1))),

@@ -10,7 +10,7 @@ extension OutputConfiguration: ManifestSection {
 
     package static var settings: [Setting<OutputConfiguration>] {
         [
-            .path("directory", \.directory, default: defaultDirectoryPath, "runs go under `<directory>/<name>/<UTC timestamp>`"),
+            .path("directory", \.directory, default: defaultDirectoryPath, "runs go under `<directory>/<name>/<UTC timestamp>`; not part of the trial id"),
         ]
     }
 }

@@ -5,9 +5,10 @@ import Reports
 /// A side-by-side comparison of runs (`actionlab compare`): first the settings whose values
 /// differ, then the scores.
 ///
-/// Each run's resolved configuration is flattened to dotted paths
-/// (``ExperimentConfiguration/flattenedSettings()``); only paths whose values are not the
-/// same in every run are shown, one column per run, `—` where a run lacks the setting. Scores
+/// Each run's resolved configuration, without the settings that change no result
+/// (``Trial/identityConfiguration(of:)``: the cache and output folders, `features.workers`), is
+/// flattened to dotted paths (``ExperimentConfiguration/flattenedSettings()``); only paths whose
+/// values are not the same in every run are shown, one column per run, `—` where a run lacks the setting. Scores
 /// are mean ± sample standard deviation over each run's finished seeds (one value for a
 /// trial), window level unless stated; the best mean of each score is in bold.
 public struct Comparison: Sendable {
@@ -45,12 +46,17 @@ public struct Comparison: Sendable {
 
     /// Number of distinct setting paths over all runs.
     public var settingCount: Int {
-        Set(runs.flatMap { $0.configuration.flattenedSettings().map(\.path) }).count
+        Set(runs.flatMap { Self.settings(of: $0).map(\.path) }).count
+    }
+
+    /// The settings of `run` that are compared.
+    private static func settings(of run: ComparedRun) -> [(path: String, value: String)] {
+        Trial.identityConfiguration(of: run.configuration).flattenedSettings()
     }
 
     /// The settings whose values are not all equal, in sorted path order.
     public var differences: [Difference] {
-        let settings = runs.map { Dictionary($0.configuration.flattenedSettings(), uniquingKeysWith: { first, _ in first }) }
+        let settings = runs.map { Dictionary(Self.settings(of: $0), uniquingKeysWith: { first, _ in first }) }
         let paths = Set(settings.flatMap(\.keys)).sorted()
         return paths.compactMap { path in
             let values = settings.map { $0[path] }

@@ -125,8 +125,9 @@ public struct SweepPlan: Sendable {
         trials = try Self.trials(cells: self.cells, sweep: sweep)
     }
 
-    /// A copy with `transform` applied to the base and every cell (trial ids recomputed);
-    /// used for command-line overrides such as `--threads` and by tests.
+    /// A copy with `transform` applied to the base and every cell; used for command-line
+    /// overrides such as `--threads` and by tests. A trial whose identity the transform changes
+    /// gets a new id; the others keep theirs (a sweep folder's ids stay those it was made with).
     public func adjusting(_ transform: (inout ExperimentConfiguration) -> Void) throws -> SweepPlan {
         var base = self.base
         transform(&base)
@@ -135,7 +136,35 @@ public struct SweepPlan: Sendable {
             transform(&cell)
             return cell
         }
-        return try SweepPlan(base: base, sweep: sweep, cells: cells)
+        var adjusted = try SweepPlan(base: base, sweep: sweep, cells: cells)
+        // Trials are matched by position only while the transform leaves their number alone.
+        guard adjusted.trials.count == trials.count else { return adjusted }
+        for (index, trial) in trials.enumerated() where trial.seed == adjusted.trials[index].seed {
+            if try Self.trialID(of: trial.configuration) == adjusted.trials[index].id { adjusted.trials[index].id = trial.id }
+        }
+        return adjusted
+    }
+
+    /// This plan with `ids` as its trials' ids, in order (a sweep folder's stored ids).
+    /// - Precondition: One id per trial.
+    func withTrialIDs(_ ids: [String]) -> SweepPlan {
+        precondition(ids.count == trials.count, "withTrialIDs: \(ids.count) ids for \(trials.count) trials")
+        var plan = self
+        for (index, id) in ids.enumerated() { plan.trials[index].id = id }
+        return plan
+    }
+
+    /// This plan with the trial ids of a sweep folder made from it, when its trials are the
+    /// same: an id stored by an earlier version, whose ids also hashed the cache and output
+    /// folders, is kept, so that the folder's trials are found where they are.
+    /// - Returns: nil when the trials differ in number, order, seed or identity.
+    /// - Throws: `FeatureCacheError.cryptoFailure` if OpenSSL cannot hash a configuration.
+    func adoptingTrialIDs(of stored: [Trial]) throws -> SweepPlan? {
+        guard stored.count == trials.count else { return nil }
+        for (index, trial) in stored.enumerated() {
+            guard trial.seed == trials[index].seed, try Self.trialID(of: trial.configuration) == trials[index].id else { return nil }
+        }
+        return withTrialIDs(stored.map(\.id))
     }
 
     /// The grid description `actionlab validate` prints.
@@ -156,16 +185,19 @@ public struct SweepPlan: Sendable {
             for seed in cell.training.seeds {
                 var configuration = cell
                 configuration.training.seeds = [seed]
-                // features.workers changes how fast videos are extracted, never what: not part of the id.
-                var identity = configuration
-                identity.features.workers = nil
-                let hash = try ContentHash.sha256(of: identity.resolvedJSON())
                 trials.append(Trial(
-                    index: trials.count, cell: cellIndex, seed: seed, id: String(hash.hexDigest.prefix(12)),
+                    index: trials.count, cell: cellIndex, seed: seed, id: try trialID(of: configuration),
                     values: values, configuration: configuration))
             }
         }
         return trials
+    }
+
+    /// The id of a trial training `configuration` (one seed): the first 12 hex digits of the
+    /// SHA-256 of ``Trial/identityConfiguration(of:)``'s resolved JSON.
+    /// - Throws: `FeatureCacheError.cryptoFailure` if OpenSSL cannot hash it.
+    static func trialID(of configuration: ExperimentConfiguration) throws -> String {
+        String(try ContentHash.sha256(of: Trial.identityConfiguration(of: configuration).resolvedJSON()).hexDigest.prefix(12))
     }
 
     /// Every combination of one element per list, the first list varying slowest; one empty

@@ -71,7 +71,10 @@ public struct SweepRecord: Sendable, Codable {
         }
     }
 
-    /// The plan the record describes.
+    /// The plan the record describes, with the trial ids it stores: they name the trial
+    /// folders, whatever rule made them (before 2026-12-07, ids also hashed `features.cache`
+    /// and `output.directory`).
+    /// - Throws: `SweepError.notASweep` when the stored trials do not follow from their cells.
     public func plan() throws -> SweepPlan {
         var cells: [ExperimentConfiguration] = []
         for trial in trials where trial.cell == cells.count {
@@ -79,7 +82,12 @@ public struct SweepRecord: Sendable, Codable {
             configuration.training.seeds = trials.filter { $0.cell == trial.cell }.map(\.seed)
             cells.append(configuration)
         }
-        return try SweepPlan(base: base, sweep: sweep, cells: cells)
+        let plan = try SweepPlan(base: base, sweep: sweep, cells: cells)
+        guard plan.trials.map(\.seed) == trials.map(\.seed), plan.trials.map(\.cell) == trials.map(\.cell) else {
+            throw SweepError.notASweep(
+                path: Self.fileName, reason: "its trials are not its cells' seeds in order (cell-major, then seed): was it edited by hand?")
+        }
+        return plan.withTrialIDs(trials.map(\.id))
     }
 
     enum CodingKeys: String, CodingKey {

@@ -79,6 +79,12 @@ public struct SweepRunner {
     ///   trials (after the others finished and the leaderboard was written).
     public func run(output: URL? = nil, jobs: Int = 1, workerExecutable: URL? = nil, prepareOnly: Bool = false) throws -> URL {
         let folder = output ?? defaultOutputDirectory()
+        if let stored = try planWithStoredTrialIDs(in: folder) {
+            // The folder holds this sweep under the ids an earlier version gave its trials.
+            var runner = self
+            runner.plan = stored
+            return try runner.run(output: folder, jobs: jobs, workerExecutable: workerExecutable, prepareOnly: prepareOnly)
+        }
         let resuming = try checkFolder(folder)
         if !resuming { try Self.checkCreatable(folder) }
         var datasets = try loadDatasets()
@@ -181,6 +187,15 @@ public struct SweepRunner {
     }
 
     // MARK: - Steps
+
+    /// The plan with the trial ids stored in `folder`, when the folder holds this sweep's trials
+    /// under other ids (made by a version whose ids also hashed `features.cache` and
+    /// `output.directory`); nil otherwise, including for a folder without a readable record.
+    private func planWithStoredTrialIDs(in folder: URL) throws -> SweepPlan? {
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(SweepRecord.fileName).path),
+              let existing = try? SweepRecord(folder: folder), existing.trials.map(\.id) != plan.trials.map(\.id) else { return nil }
+        return try plan.adoptingTrialIDs(of: existing.trials)
+    }
 
     /// Whether `folder` holds this sweep already (resume); throws if it holds anything else.
     private func checkFolder(_ folder: URL) throws -> Bool {

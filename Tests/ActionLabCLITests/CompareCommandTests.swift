@@ -6,7 +6,8 @@ import Testing
 /// `actionlab compare` through the real executable, on two short runs of the real BasicMotions data.
 @Suite(.serialized) struct CompareCommandTests {
     /// A project with two finished one-configuration sweeps, `a` and `b`, that differ in the
-    /// learning rate and the model's channels.
+    /// learning rate and the model's channels, and in their cache and output folders, which
+    /// change no result and are not compared.
     static func makeProject() throws -> TemporaryDirectory {
         let project = try TemporaryDirectory(prefix: "actionlab-compare")
         let train = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")
@@ -19,7 +20,8 @@ import Testing
                     sources: [{ format: "uea", path: "\(train.path)" }],
                     test: { sources: [{ format: "uea", path: "\(test.path)" }] },
                   },
-                  features: { layout: "accelerometer-gyroscope", frameRate: 10, cache: "cache" },
+                  features: { layout: "accelerometer-gyroscope", frameRate: 10, cache: "cache-\(name)" },
+                  output: { directory: "reports-\(name)" },
                   windows: { duration: 10 },
                   model: { channels: \(channels), kernelSizes: [5, 3] },
                   training: { epochs: 2, seeds: [1], learningRate: \(learningRate) },
