@@ -81,7 +81,10 @@ public struct SweepPlan: Sendable {
             }
             : nil
         var cells: [ExperimentConfiguration] = []
-        for (index, assignment) in Self.cartesianProduct(grid.map(\.values)).enumerated() {
+        var cellIssueGroups: [(issue: ManifestIssue, cells: [Int])] = []
+        let assignments = Self.cartesianProduct(grid.map(\.values))
+        let cellCount = assignments.count
+        for (index, assignment) in assignments.enumerated() {
             var edited: JSON5Value? = document.removing("sweep").removing("launcher")
             for (axis, value) in zip(grid, assignment) { edited = edited?.setting(axis.path[...], to: value) }
             let label = zip(sweep.axes, assignment).map { "\($0.path)=\($1.jsonString(sortedKeys: true))" }.joined(separator: ", ")
@@ -98,16 +101,43 @@ public struct SweepPlan: Sendable {
                     message: "sweep cell \(index) (\(label)): selecting by \(sweep.selection.rawValue) needs validation data, "
                         + "but dataset.validation.strategy is 'none'"))
             }
-            issues += cellIssues.map { issue in
-                var prefixed = issue
-                prefixed.message = "sweep cell \(index) (\(label)): \(issue.message)"
+            for issue in cellIssues {
+                var explained = issue
                 if let fixedLinked, issue.path.hasPrefix("windows."), issue.message.hasPrefix("contradictory values") {
-                    prefixed.message += "; the manifest sets \(fixedLinked) for every cell: remove it to sweep "
+                    explained.message += "; the manifest sets \(fixedLinked) for every cell: remove it to sweep "
                         + sweptLinked.joined(separator: " and ")
                 }
-                return prefixed
+                if let group = cellIssueGroups.firstIndex(where: { $0.issue == explained }) {
+                    cellIssueGroups[group].cells.append(index)
+                } else {
+                    cellIssueGroups.append((explained, [index]))
+                }
             }
             if let configuration { cells.append(configuration) }
+        }
+        // A problem of several cells is listed once, naming them: all of them, those with one
+        // value of an axis (the problem is usually that value), or each.
+        func label(_ cell: Int) -> String {
+            zip(sweep.axes, assignments[cell]).map { "\($0.path)=\($1.jsonString(sortedKeys: true))" }.joined(separator: ", ")
+        }
+        issues += cellIssueGroups.map { group in
+            var issue = group.issue
+            let cells: String
+            if group.cells.count == 1 {
+                cells = "sweep cell \(group.cells[0]) (\(label(group.cells[0])))"
+            } else if group.cells.count == cellCount {
+                cells = "every sweep cell (\(cellCount))"
+            } else if let axis = grid.indices.first(where: { axis in
+                let value = assignments[group.cells[0]][axis]
+                return assignments.indices.filter { assignments[$0][axis] == value } == group.cells
+            }) {
+                cells = "the \(group.cells.count) sweep cells with \(sweep.axes[axis].path)="
+                    + assignments[group.cells[0]][axis].jsonString(sortedKeys: true)
+            } else {
+                cells = "sweep cells " + group.cells.map { "\($0) (\(label($0)))" }.joined(separator: ", ")
+            }
+            issue.message = "\(cells): \(issue.message)"
+            return issue
         }
         guard issues.isEmpty else { throw ManifestError(filePath: fileName, issues: Self.deduplicated(issues)) }
         var plan = try SweepPlan(base: base, sweep: sweep, cells: cells)

@@ -302,5 +302,35 @@ import Testing
             "sweep cell 1 (windows.size=50, windows.frameRate=10): contradictory values: windows.size is 50 frames, but "
                 + "windows.duration 10 s at 10 frames per second is 100 frames; the manifest sets windows.duration for every "
                 + "cell: remove it to sweep windows.size and windows.frameRate"), "stderr: \(linked.errorOutput)")
+
+        // A problem of several cells is listed once, naming the cells by the grid value they share;
+        // one of every cell says so.
+        _ = try writeFixture("""
+            {
+              name: "grouped",
+              dataset: { sources: [{ format: "uea", path: "\(train.path)" }] },
+              features: { layout: "accelerometer-gyroscope", frameRate: 10 },
+              sweep: { grid: { "training.learningRat": [0.1, 0.2], "model.kind": ["tcn", "lstm", "gru"] } },
+            }
+            """, named: "bad.json5", in: project.url)
+        let grouped = try CommandLineTool.run(["validate", "bad.json5"], in: project.url)
+        #expect(grouped.status == 1)
+        let lines = grouped.errorOutput.split(separator: "\n").map(String.init).filter { $0.contains("bad.json5:") }
+        #expect(lines.count == 4, "stderr: \(grouped.errorOutput)")
+        #expect(lines.contains { $0.contains("training.learningRat: the 3 sweep cells with training.learningRat=0.1: unknown key") },
+                "stderr: \(grouped.errorOutput)")
+        #expect(lines.contains { $0.contains("model.kind: the 2 sweep cells with model.kind=\"lstm\": unknown value 'lstm'") },
+                "stderr: \(grouped.errorOutput)")
+        _ = try writeFixture("""
+            {
+              name: "grouped",
+              dataset: { sources: [{ format: "uea", path: "\(train.path)" }] },
+              features: { layout: "accelerometer-gyroscope", frameRate: 10 },
+              sweep: { grid: { "training.learningRat": [0.1], "training.epochs": [1, 2] } },
+            }
+            """, named: "bad.json5", in: project.url)
+        let every = try CommandLineTool.run(["validate", "bad.json5"], in: project.url)
+        #expect(every.status == 1)
+        #expect(every.errorOutput.contains("training.learningRat: every sweep cell (2): unknown key"), "stderr: \(every.errorOutput)")
     }
 }
