@@ -3,8 +3,9 @@
 /// It accepts everything in the specification: `//` and `/* */` comments, trailing commas,
 /// unquoted identifier keys (with `\u` escapes), single-quoted strings, line continuations,
 /// `\x` escapes, hexadecimal numbers, leading and trailing decimal points, an explicit plus
-/// sign, `Infinity` and `NaN`. Duplicate keys in one object are an error. Every error names
-/// the line and column where parsing stopped and what was expected there.
+/// sign, `Infinity` and `NaN`. Duplicate keys in one object are an error: parsing goes on past
+/// them, so that every duplicate of a syntactically valid document is reported at once. Every
+/// other error names the line and column where parsing stopped and what was expected there.
 struct JSON5Parser {
     /// Objects and arrays nested deeper than this are rejected rather than overflowing the stack.
     static let maximumDepth = 512
@@ -15,6 +16,8 @@ struct JSON5Parser {
     private var line = 1
     private var column = 1
     private var depth = 0
+    /// The duplicate keys found so far, in text order.
+    private var duplicateKeys: [JSON5Error] = []
 
     init(text: String, filePath: String?) {
         scalars = Array(text.unicodeScalars)
@@ -29,6 +32,10 @@ struct JSON5Parser {
         let value = try parseValue()
         try skipWhitespaceAndComments()
         if current != nil { throw error("expected end of input after the value, found \(describeCurrent())") }
+        if var first = duplicateKeys.first {
+            first.others = Array(duplicateKeys.dropFirst())
+            throw first
+        }
         return value
     }
 
@@ -71,11 +78,12 @@ struct JSON5Parser {
             let keyLocation = location
             let key = try parseKey()
             if let first = keyLocations[key] {
-                throw JSON5Error(
+                duplicateKeys.append(JSON5Error(
                     filePath: filePath, location: keyLocation,
-                    message: "duplicate key '\(EchoedText.shortened(key))' (first defined at \(first))")
+                    message: "duplicate key '\(EchoedText.shortened(key))' (first defined at \(first))"))
+            } else {
+                keyLocations[key] = keyLocation
             }
-            keyLocations[key] = keyLocation
             try skipWhitespaceAndComments()
             guard current == ":" else { throw error("expected ':' after key '\(EchoedText.shortened(key))', found \(describeCurrent())") }
             advance()

@@ -40,6 +40,21 @@ import Testing
         Case(text: "[\u{01}]", line: 1, column: 2, message: "expected a value, found control character U+0001"),
     ]
 
+    /// Every duplicate key of a document is reported at once, in text order; a syntax error
+    /// after them is reported alone, as parsing stops there.
+    @Test func everyDuplicateKeyIsReported() throws {
+        let text = "{\n  name: 'a',\n  training: { epochs: 1, epochs: 2 },\n  name: 'b',\n  name: 'c',\n}"
+        let error = try #require(throws: JSON5Error.self) { try JSON5Value(parsing: text, filePath: "x.json5") }
+        #expect([error.line] + error.others.map(\.line) == [3, 4, 5])
+        #expect(error.description == """
+            x.json5:3:26: duplicate key 'epochs' (first defined at line 3, column 15)
+              x.json5:4:3: duplicate key 'name' (first defined at line 2, column 3)
+              x.json5:5:3: duplicate key 'name' (first defined at line 2, column 3)
+            """)
+        let broken = try #require(throws: JSON5Error.self) { try JSON5Value(parsing: "{ a: 1, a: 2, b }", filePath: nil) }
+        #expect(broken.others.isEmpty && broken.message == "expected ':' after key 'b', found '}'")
+    }
+
     @Test(arguments: cases)
     func syntaxErrorNamesLineAndColumn(_ testCase: Case) {
         let error = #expect(throws: JSON5Error.self) { try JSON5Value(parsing: testCase.text) }
