@@ -88,6 +88,13 @@ import Testing
         #expect(smoothed > raw, "F1@0.50 raw \(raw), smoothed \(smoothed)")
         #expect(pooled.smoothed.frameAccuracy >= 50, "frame accuracy \(pooled.smoothed.frameAccuracy)")
         #expect(pooled.smoothed.editScore > pooled.raw.editScore)
+
+        // An annotated label that is not one of the model's classes is said, not scored silently.
+        var foreign = try #require(inputs.first)
+        foreign.annotations[0].label = "dance"
+        let stream = try #require(try PredictionRun(model: model, settings: Self.settings, cache: try trained.cache).predict(foreign).first)
+        #expect(stream.notes.contains { $0.hasPrefix("the annotated label 'dance' (") && $0.contains(") is not one of the model's classes (") },
+                "\(stream.notes)")
     }
 
     /// Streams of one subject's K recordings of one action, a second of standing still after

@@ -101,6 +101,13 @@ public struct PredictionRun {
             notes.append("the stream has \(predictor.resampledFrameCount) frames at \(rate) fps, shorter than one window of "
                 + "\(predictor.framesPerWindow); its frames were resampled to the model's \(predictor.windowSize) as in training")
         }
+        let foreign = Set(input.annotations.map(\.label)).subtracting(model.labels).sorted()
+        if !foreign.isEmpty {
+            notes.append("the annotated label\(foreign.count == 1 ? "" : "s") \(foreign.map { "'\($0)'" }.joined(separator: ", ")) "
+                + "(\(input.origin)) \(foreign.count == 1 ? "is not one" : "are not") of the model's classes "
+                + "(\(model.labels.joined(separator: ", "))): \(foreign.count == 1 ? "its" : "their") frames can never be "
+                + "predicted right and count as errors in every score")
+        }
         return StreamPrediction(
             input: input, name: name, labels: model.labels, frameRate: rate, frameCount: predictor.resampledFrameCount,
             predictions: predictions, poses: poses, notes: notes)
