@@ -35,7 +35,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .folderNotFound(path):
             return "\(path): no such folder"
         case let .noTrials(folder):
-            return "\(folder): not a trial folder (no weights.h5) and no trials/*/ folders inside (a sweep folder from actionlab run; run its trials first)"
+            return "\(folder): not a trial, export or sweep folder: it holds no weights.h5 and no trials/*/ folders (a sweep "
+                + "folder of actionlab run has them once its trials have run)"
         case let .noCompleteTrials(folder, missing):
             return "\(folder): no complete trial to export; " + missing.joined(separator: "; ")
         case let .unknownTrial(id, folder, available):

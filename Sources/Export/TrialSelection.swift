@@ -83,7 +83,15 @@ public struct TrialSelection: Sendable {
             folders = [TrialFolder(url: directory, id: directory.lastPathComponent)]
         } else {
             folders = trialFolders(in: directory)
-            guard !folders.isEmpty else { throw ExportError.noTrials(folder: directory.path) }
+            guard !folders.isEmpty else {
+                // A trial or export folder whose weights are gone is not taken for an empty sweep.
+                if FileManager.default.fileExists(atPath: directory.appendingPathComponent(ModelExporter.configurationName).path) {
+                    throw ExportError.missingFile(
+                        path: directory.appendingPathComponent("weights.h5").path,
+                        purpose: "the trained weights, which a trial or export folder holds beside its \(ModelExporter.configurationName)")
+                }
+                throw ExportError.noTrials(folder: directory.path)
+            }
         }
         let incomplete = folders.compactMap { folder -> (id: String, missing: [String])? in
             let missing = folder.missingFiles

@@ -89,6 +89,14 @@ import Testing
         #expect(damaged.status == 1)
         #expect(damaged.errorOutput.contains("model/config.json: cannot read") && damaged.errorOutput.contains("line 1, column 1: expected a value"), "\(damaged.errorOutput)")
 
+        // Without its weights the folder is not taken for an empty sweep folder.
+        try FileManager.default.removeItem(at: scratch.file("model/weights.h5"))
+        let noWeights = try CommandLineTool.run(["predict", "model", "data/train.ts"], in: scratch.url)
+        #expect(noWeights.status == 1)
+        #expect(noWeights.errorOutput.contains("model/weights.h5: missing (the trained weights, which a trial or export folder holds"),
+                "\(noWeights.errorOutput)")
+        #expect(!noWeights.errorOutput.contains("sweep"), "\(noWeights.errorOutput)")
+
         let noModel = try CommandLineTool.run(["predict", "nowhere", "data/train.ts"], in: scratch.url)
         #expect(noModel.status == 1 && noModel.errorOutput.contains("nowhere: no such folder"))
         let noInput = try CommandLineTool.run(["predict", "reports/run"], in: scratch.url)
