@@ -12,8 +12,9 @@ extension WindowConfiguration: ManifestSection {
             Setting("frameRate", \.frameRate, .number(WindowConfiguration.frameRateBounds), "windows are built at this rate; other rates are resampled on timestamps")
                 .defaultText("`features.frameRate`"),
             .derived("duration", \.actionDuration, .number(.positive),
-                     "action duration in seconds; give `duration` or `size` (or both, if they agree)"),
-            Setting("size", \.size, .integer(.atLeast(1)), "window size in frames").defaultText("duration × frame rate"),
+                     "action duration in seconds; give `duration` or `size` (or both, if they agree); "
+                        + "at most \(WindowConfiguration.maximumSize) frames at the windows' frame rate"),
+            Setting("size", \.size, .integer(.atLeast(1)), "window size in frames, at most \(WindowConfiguration.maximumSize)").defaultText("duration × frame rate"),
             Setting("stride", \.stride, .integer(.atLeast(1)), "frames between window starts").defaultText("window size"),
             Setting("padding", \.padding, .choice(Padding.self),
                     "sequences shorter than a window: `zero` (padded with (0, 0, 0) frames, as Create ML pads frames without a person) "
