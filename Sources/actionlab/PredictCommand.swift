@@ -121,14 +121,15 @@ enum PredictCommand: Subcommand {
                 return false
             }
             let outputFolder = URL(fileURLWithPath: try parsed.value(of: output) ?? "predictions", isDirectory: true)
+            try PredictionFolder.checkUsable(outputFolder)
             do {
                 try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
             } catch {
                 throw ReportError.writeFailed(path: outputFolder.path, reason: "cannot create the output folder: \(ReportError.reason(error))")
             }
-            // A folder holding an earlier prediction gets this one instead: its streams that this
-            // run does not write again are removed once this run's are written.
-            let earlierStreams = PredictionReport.streamFolders(in: outputFolder)
+            // A folder holding an earlier prediction gets this one instead: the streams it recorded
+            // that this run does not write again are removed once this run's are written.
+            let earlierStreams = PredictionFolder.recordedStreams(in: outputFolder)
             let resolver = PredictionInputResolver(configuration: configuration)
             var resolved: [PredictionInput] = []
             var failed: [String] = []
@@ -181,11 +182,14 @@ enum PredictCommand: Subcommand {
             }
             try RunPredictionSummary(analyses: analyses, failures: failed, modelOrigin: predictionModel.origin)
                 .write(to: outputFolder)
-            let replaced = earlierStreams.filter { !usedNames.contains($0) }
-            for name in replaced { try? FileManager.default.removeItem(at: outputFolder.appendingPathComponent(name, isDirectory: true)) }
-            if !replaced.isEmpty {
-                Console.progress("removed \(replaced.count) stream folder\(replaced.count == 1 ? "" : "s") of an earlier prediction in "
-                    + "\(outputFolder.path) (\(replaced.prefix(3).joined(separator: ", "))\(replaced.count > 3 ? ", ..." : ""))")
+            try PredictionFolder.writeRecord(streams: analyses.map(\.stream.name), in: outputFolder)
+            let (removed, kept) = PredictionFolder.removeEarlierStreams(earlierStreams, keeping: usedNames, in: outputFolder)
+            if !removed.isEmpty {
+                Console.progress("removed the earlier prediction's \(removed.count) other stream folder\(removed.count == 1 ? "" : "s") "
+                    + "from \(outputFolder.path): \(removed.joined(separator: ", "))")
+            }
+            for name in kept {
+                Console.progress("warning: kept \(name), a stream folder of the earlier prediction: it holds files of its own or is a link")
             }
             print(outputFolder.path)
             return !failed.isEmpty

@@ -67,17 +67,28 @@ import Testing
         try #require(export.status == 0, "\(export.errorOutput)")
         let good = try CommandLineTool.run(["predict", "model", "data/train.ts", "--output", "out"], in: scratch.url)
         #expect(good.status == 0, "\(good.errorOutput)")
-        // Predicting into the same folder again replaces the earlier streams and keeps the user's own files.
+        // Predicting into the same folder again replaces the streams the earlier run recorded
+        // (predict-run.json) and keeps everything else: the user's own files, a folder that looks
+        // like a stream folder but is not in the record, a recorded one the user added a file to.
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path).filter { $0.hasPrefix("train.ts#") }.count == 40)
-        try FileManager.default.createDirectory(at: scratch.file("out/mine"), withIntermediateDirectories: true)
+        let manager = FileManager.default
+        try manager.createDirectory(at: scratch.file("out/mine"), withIntermediateDirectories: true)
         try Data("notes".utf8).write(to: scratch.file("out/mine/notes.txt"))
-        try FileManager.default.copyItem(at: scratch.file("data/train.ts"), to: scratch.file("data/again.ts"))
+        try manager.copyItem(at: scratch.file("out/train.ts#1"), to: scratch.file("out/backup"))
+        try Data("mine".utf8).write(to: scratch.file("out/train.ts#2/notes.txt"))
+        try manager.copyItem(at: scratch.file("data/train.ts"), to: scratch.file("data/again.ts"))
         let again = try CommandLineTool.run(["predict", "model", "data/again.ts", "--output", "out"], in: scratch.url)
         #expect(again.status == 0, "\(again.errorOutput)")
-        #expect(again.errorOutput.contains("removed 40 stream folders of an earlier prediction in "), "\(again.errorOutput)")
-        let outputs = try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path)
-        #expect(outputs.filter { $0.hasPrefix("train.ts") }.isEmpty && outputs.filter { $0.hasPrefix("again.ts#") }.count == 40)
+        #expect(again.errorOutput.contains("removed the earlier prediction's 39 other stream folders from "), "\(again.errorOutput)")
+        #expect(again.errorOutput.contains("warning: kept train.ts#2, a stream folder of the earlier prediction"), "\(again.errorOutput)")
+        let outputs = try manager.contentsOfDirectory(atPath: scratch.file("out").path)
+        #expect(outputs.filter { $0.hasPrefix("train.ts") } == ["train.ts#2"] && outputs.filter { $0.hasPrefix("again.ts#") }.count == 40)
         #expect(try String(contentsOf: scratch.file("out/mine/notes.txt"), encoding: .utf8) == "notes")
+        #expect(manager.fileExists(atPath: scratch.file("out/backup/predictions.csv").path))
+        // A model's own folder is not a prediction folder.
+        let intoModel = try CommandLineTool.run(["predict", "model", "data/again.ts", "--output", "model"], in: scratch.url)
+        #expect(intoModel.status == 1 && intoModel.errorOutput.contains("it is a trial or export folder (it holds weights.h5); predictions go"),
+                "\(intoModel.errorOutput)")
 
         try FileManager.default.removeItem(at: scratch.file("model/config.json"))
         let missing = try CommandLineTool.run(["predict", "model", "data/train.ts"], in: scratch.url)

@@ -38,18 +38,6 @@ public struct PredictionReport {
     /// The file names written into a stream's folder, in writing order (summary last).
     public static let fileNames = ["predictions.csv", "segments.csv", "counts.csv", "timeline.svg", "summary.md"]
 
-    /// The stream folders an earlier `predict` run left in `folder`: subfolders holding
-    /// `predictions.csv` and nothing but this report's files, so that a folder of the user's own is
-    /// never taken for one. In name order.
-    public static func streamFolders(in folder: URL) -> [String] {
-        let manager = FileManager.default
-        let names = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.sorted().filter { name in
-            guard let files = try? manager.contentsOfDirectory(atPath: folder.appendingPathComponent(name).path) else { return false }
-            return files.contains("predictions.csv") && files.allSatisfy { fileNames.contains($0) || AtomicFile.writerProcess(ofTemporaryFileNamed: $0) != nil }
-        }
-    }
-
     /// Writes the files into `folder` (created if needed).
     ///
     /// - Returns: The files written.

@@ -1,0 +1,88 @@
+import AtomicFiles
+import Foundation
+import Reports
+
+/// The output folder of `actionlab predict`: one folder per stream, the run's `summary.md`, and
+/// `predict-run.json`, the list of the stream folders the run wrote.
+///
+/// A folder holds one prediction run. A new run into it removes the stream folders that the
+/// earlier run's `predict-run.json` lists and that the new run did not write again, once the new
+/// run's are written; a listed folder that now holds files of the user's own, or is a symbolic
+/// link, is kept, and nothing the list does not name is touched. A sweep, trial or export folder
+/// is not a prediction folder: predicting into one would overwrite its `summary.md` or mix
+/// streams with a model.
+public enum PredictionFolder {
+    /// The run's record: `{"format": "actionlab-predict", "format_version": 1, "streams": [...]}`.
+    public static let recordName = "predict-run.json"
+
+    private struct Record: Codable {
+        var format = "actionlab-predict"
+        var formatVersion = 1
+        var streams: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case format, formatVersion = "format_version", streams
+        }
+    }
+
+    /// Refuses a folder that belongs to a sweep, a trial or an export.
+    ///
+    /// - Throws: `ReportError.writeFailed` naming the folder and what it is.
+    public static func checkUsable(_ folder: URL) throws {
+        let kinds = [
+            ("sweep.json", "a sweep folder of actionlab run"), ("complete.json", "a trial folder of actionlab run"),
+            ("weights.h5", "a trial or export folder (it holds weights.h5)"), ("ensemble.json", "an ensemble export folder"),
+        ]
+        for (file, kind) in kinds where FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path) {
+            throw ReportError.writeFailed(
+                path: folder.path, reason: "it is \(kind); predictions go into a folder of their own (--output DIR)")
+        }
+    }
+
+    /// The stream folders an earlier run recorded in `folder`, in its order; empty without a
+    /// readable record (a folder new to predictions, or one written before records existed).
+    /// Names that are not a single plain path component are dropped.
+    public static func recordedStreams(in folder: URL) -> [String] {
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent(recordName)),
+              let record = try? JSONDecoder().decode(Record.self, from: data), record.format == "actionlab-predict" else { return [] }
+        return record.streams.filter { !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("/") && !$0.contains("\0") }
+    }
+
+    /// Writes the record of this run's stream folders (atomically).
+    ///
+    /// - Throws: `ReportError.writeFailed` naming the file.
+    public static func writeRecord(streams: [String], in folder: URL) throws {
+        let url = folder.appendingPathComponent(recordName)
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try AtomicFile.write(try encoder.encode(Record(streams: streams)), to: url)
+        } catch {
+            throw ReportError.writeFailed(path: url.path, reason: "\(error)")
+        }
+    }
+
+    /// Removes the earlier run's stream folders `earlier` that this run did not write (`written`).
+    ///
+    /// - Returns: The names removed, and those kept because they are no longer plain stream
+    ///   folders (a symbolic link, or files of the user's own inside).
+    public static func removeEarlierStreams(_ earlier: [String], keeping written: Set<String>, in folder: URL) -> (removed: [String], kept: [String]) {
+        var removed: [String] = [], kept: [String] = []
+        for name in earlier where !written.contains(name) {
+            let url = folder.appendingPathComponent(name, isDirectory: true)
+            var status = stat()
+            guard lstat(url.path, &status) == 0 else { continue }  // already gone
+            let isPlainFolder = (status.st_mode & S_IFMT) == S_IFDIR
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            let onlyReports = files.allSatisfy {
+                PredictionReport.fileNames.contains($0) || AtomicFile.writerProcess(ofTemporaryFileNamed: $0) != nil
+            }
+            if isPlainFolder && onlyReports, (try? FileManager.default.removeItem(at: url)) != nil {
+                removed.append(name)
+            } else {
+                kept.append(name)
+            }
+        }
+        return (removed, kept)
+    }
+}
