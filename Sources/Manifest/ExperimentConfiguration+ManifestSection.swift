@@ -21,7 +21,7 @@ extension ExperimentConfiguration: ManifestSection {
     package static var settings: [Setting<ExperimentConfiguration>] {
         [
             Setting("name", \.name, nameKind, "names the report folder").required("the experiment's name, used in report folders"),
-            Setting("description", \.description, .string, "free text for reports"),
+            Setting("description", \.description, .string, "free text for reports; not part of the trial id"),
             .section("features", \.features, "the skeleton layout, frame rate and feature cache",
                      reading: FeatureConfiguration.init(readingSettingsOf:)),
             .section("dataset", \.dataset, "the training, validation and test data"),

@@ -6,7 +6,7 @@ import Reports
 /// differ, then the scores.
 ///
 /// Each run's resolved configuration, without the settings that change no result
-/// (``Trial/identityConfiguration(of:)``: the cache and output folders, `features.workers`), is
+/// (``Trial/identityConfiguration(of:)``: the cache and output folders, `features.workers`, the description), is
 /// flattened to dotted paths (``ExperimentConfiguration/flattenedSettings()``); only paths whose
 /// values are not the same in every run are shown, one column per run, `—` where a run lacks the setting. Scores
 /// are mean ± sample standard deviation over each run's finished seeds (one value for a

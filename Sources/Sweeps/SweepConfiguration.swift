@@ -123,6 +123,11 @@ extension SweepConfiguration {
                     memberNode.report("cannot sweep '\(member.key)': give a dotted path to a setting, such as 'windows.duration'")
                     continue
                 }
+                if Trial.settingsOutsideIdentity.contains(member.key) {
+                    memberNode.report("cannot sweep '\(member.key)': it changes no result (it is not part of the trial id), so every "
+                        + "grid cell would be the same trial")
+                    continue
+                }
                 if member.key == "training.seeds" {
                     memberNode.report("cannot sweep 'training.seeds': every grid cell runs every seed of training.seeds")
                     continue

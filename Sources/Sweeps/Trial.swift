@@ -27,11 +27,12 @@ public struct Trial: Sendable, Hashable, Codable {
     }
 
     /// The configuration a trial id hashes: `configuration` without the settings that say where
-    /// or how fast, never what, a trial computes, so that the same manifest gets the same ids in
-    /// another checkout or with another output folder:
+    /// or how fast, never what, a trial computes (``settingsOutsideIdentity``), so that the same
+    /// manifest gets the same ids in another checkout or with another output folder:
     /// - `features.workers`: videos extracted at once; the poses are identical for every value;
     /// - `features.cache`: where cached features live; an entry is keyed by its source's content;
-    /// - `output.directory`: where sweep folders are made.
+    /// - `output.directory`: where sweep folders are made;
+    /// - `description`: free text for reports.
     ///
     /// Data paths stay in: they name the data, and the cache key of their content is recorded in
     /// each trial's `provenance.json`.
@@ -40,8 +41,13 @@ public struct Trial: Sendable, Hashable, Codable {
         identity.features.workers = nil
         identity.features.cache = URL(fileURLWithPath: "/", isDirectory: true)
         identity.output.directory = URL(fileURLWithPath: "/", isDirectory: true)
+        identity.description = ""
         return identity
     }
+
+    /// The dotted paths of the settings ``identityConfiguration(of:)`` leaves out; a sweep grid
+    /// cannot sweep them, as every cell would be the same trial.
+    public static let settingsOutsideIdentity = ["features.workers", "features.cache", "output.directory", "description"]
 
     /// `windows.duration=2, augmentation="flip"`, or `(base configuration)` without a grid.
     public var label: String {

@@ -1,6 +1,7 @@
 import ActionLabTestSupport
 import Foundation
 import Manifest
+import ManifestSchema
 import Sweeps
 import Testing
 
@@ -16,6 +17,7 @@ import Testing
         moved.features.cache = scratch.url.appendingPathComponent("elsewhere/cache")
         moved.output.directory = scratch.url.appendingPathComponent("elsewhere/reports")
         moved.features.workers = 7
+        moved.description = "another description"
         #expect(try SweepPlan(base: moved).trials.map(\.id) == plan.trials.map(\.id))
         #expect(Set(plan.trials.map(\.id)).count == 2, "one id per seed")
 
@@ -25,6 +27,21 @@ import Testing
         // `adjusting` gives a new id only where the identity changed.
         #expect(try plan.adjusting { $0.training.threads = 2 }.trials.map(\.id) != plan.trials.map(\.id))
         #expect(try plan.adjusting { $0.features.workers = 2 }.trials.map(\.id) == plan.trials.map(\.id))
+
+        // Sweeping such a setting would make every cell the same trial: the grid refuses it.
+        for path in Trial.settingsOutsideIdentity {
+            let manifest = """
+                { name: 'x', dataset: { sources: [{ format: 'uea', path: '\(try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts").path)' }] },
+                  features: { layout: 'accelerometer-gyroscope', frameRate: 10 },
+                  sweep: { grid: { '\(path)': [\(path == "features.workers" ? "1, 2" : "'a', 'b'")] } } }
+                """
+            let error = #expect(throws: ManifestError.self) {
+                try SweepPlan.parse(text: manifest, fileName: "x.json5", baseDirectory: scratch.url)
+            }
+            #expect(error?.issues.map(\.message) == [
+                "cannot sweep '\(path)': it changes no result (it is not part of the trial id), so every grid cell would be the same trial",
+            ])
+        }
     }
 
     /// A folder whose sweep.json and trial folders carry ids from the earlier rule: `run DIR` and
