@@ -107,7 +107,9 @@ public struct SweepPlan: Sendable {
                     explained.message += "; the manifest sets \(fixedLinked) for every cell: remove it to sweep "
                         + sweptLinked.joined(separator: " and ")
                 }
-                if let group = cellIssueGroups.firstIndex(where: { $0.issue == explained }) {
+                // The same problem at each value of an axis (a misspelt axis key is reported at
+                // each of its values) is one problem: grouped by path and message.
+                if let group = cellIssueGroups.firstIndex(where: { $0.issue.path == explained.path && $0.issue.message == explained.message }) {
                     cellIssueGroups[group].cells.append(index)
                 } else {
                     cellIssueGroups.append((explained, [index]))
