@@ -131,6 +131,16 @@ import Testing
         let issues = fixture.issues(ManifestFixture.minimal(member))
         #expect(issues.map(\.path) == [path])
         #expect(issues.first?.message == "\(fixture.path("data/walk.csv")) is a file; expected a folder (created if missing)")
+        // Under a file, or through a link to nothing, it cannot be created either.
+        let under = fixture.issues(ManifestFixture.minimal(member.replacingOccurrences(of: "data/walk.csv", with: "data/walk.csv/sub")))
+        #expect(under.map(\.message) == [
+            "\(fixture.path("data/walk.csv/sub")) lies under \(fixture.path("data/walk.csv")), which is a file; expected a folder (created if missing)",
+        ])
+        let link = fixture.base.appendingPathComponent("data/dangling-\(path)")
+        try? FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: fixture.path("data/nothing-here"))
+        let dangling = fixture.issues(ManifestFixture.minimal(member.replacingOccurrences(of: "data/walk.csv", with: "data/dangling-\(path)")))
+        #expect(dangling.map(\.message) == ["\(link.path) is a symbolic link to nothing; expected a folder (created if missing)"])
         // A folder that does not exist yet, or one that does, is fine.
         _ = try fixture.parse(ManifestFixture.minimal(member.replacingOccurrences(of: "data/walk.csv", with: "data/new")))
         _ = try fixture.parse(ManifestFixture.minimal(member.replacingOccurrences(of: "data/walk.csv", with: "data/clips")))

@@ -102,14 +102,28 @@ extension SettingKind where Value == URL {
         var kind = path
         kind.read = { node in
             guard let url = node.resolvedPath() else { return nil }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                node.report(
-                    "\(EchoedText.shortened(url.path, maximumLength: EchoedText.maximumPathLength)) is a file; expected a folder "
-                        + "(created if missing)")
-                return nil
+            func shown(_ url: URL) -> String { EchoedText.shortened(url.path, maximumLength: EchoedText.maximumPathLength) }
+            // The path itself, then its nearest existing ancestor, which must be a folder too.
+            var candidate = url
+            while true {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory) {
+                    guard isDirectory.boolValue else {
+                        node.report(candidate == url
+                            ? "\(shown(url)) is a file; expected a folder (created if missing)"
+                            : "\(shown(url)) lies under \(shown(candidate)), which is a file; expected a folder (created if missing)")
+                        return nil
+                    }
+                    return url
+                }
+                if (try? FileManager.default.destinationOfSymbolicLink(atPath: candidate.path)) != nil {
+                    node.report("\(shown(candidate)) is a symbolic link to nothing; expected a folder (created if missing)")
+                    return nil
+                }
+                let parent = candidate.deletingLastPathComponent()
+                guard parent.path != candidate.path else { return url }
+                candidate = parent
             }
-            return url
         }
         return kind
     }
