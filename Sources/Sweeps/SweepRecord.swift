@@ -36,6 +36,9 @@ public struct SweepRecord: Sendable, Codable {
     public init(folder: URL) throws {
         let url = folder.appendingPathComponent(Self.fileName)
         guard let data = try? Data(contentsOf: url) else {
+            guard FileManager.default.fileExists(atPath: folder.path) else {
+                throw SweepError.notASweep(path: folder.path, reason: "no such folder")
+            }
             guard Self.isInterruptedCreation(folder) else {
                 throw SweepError.notASweep(path: folder.path, reason: "it has no \(Self.fileName)")
             }

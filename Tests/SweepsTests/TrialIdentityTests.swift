@@ -86,6 +86,10 @@ import Testing
         let summary = try String(contentsOf: folder.appendingPathComponent("summary.md"), encoding: .utf8)
         #expect(summary.contains(legacy) && !summary.contains(trial.id), "\(summary)")
 
+        // A folder that is not there is named as missing.
+        let missing = #expect(throws: SweepError.self) { try SweepRecord(folder: scratch.url.appendingPathComponent("nowhere")) }
+        #expect(missing.map { "\($0)" }?.hasSuffix("nowhere is not a sweep folder: no such folder") == true, "\(String(describing: missing))")
+
         // Another sweep is still refused.
         let other = try plan.adjusting { $0.training.learningRate = 2e-3 }
         #expect(throws: SweepError.self) { try SweepRunner(plan: other, manifestURL: nil).run(output: folder) }
