@@ -114,6 +114,9 @@ import Testing
         let result = try CommandLineTool.run(["check", "check.json5", "--output", "out"], in: directory.url)
         #expect(result.status == 1, "\(result.errorOutput)")
         #expect(result.errorOutput.contains("failed: ") && result.errorOutput.contains("broken.mp4"), "\(result.errorOutput)")
+        // FFmpeg's explanation comes once, inside ActionLab's message, not also as FFmpeg's own `[mov,mp4,… @ 0x…]` lines.
+        #expect(result.errorOutput.contains("(FFmpeg log: "), "\(result.errorOutput)")
+        #expect(!result.errorOutput.contains(" @ 0x"), "\(result.errorOutput)")
         #expect(FileManager.default.fileExists(atPath: directory.file("out/check.md").path))
         #expect(try String(contentsOf: directory.file("out/videos.csv"), encoding: .utf8).contains("clip.mp4"))
     }
@@ -199,6 +202,23 @@ import Testing
         #expect(!result.errorOutput.contains("Sparsity") && !result.errorOutput.contains("INFO: "), "\(result.errorOutput)")
         // ActionLab's own progress lines only (it printed about 45 of MediaPipe's per video before).
         #expect(lines.count <= 6 && lines.allSatisfy { $0.hasPrefix("[") }, "\(lines.count) lines: \(result.errorOutput)")
+
+        // A video whose first second shows nobody: MediaPipe's once-per-process warning comes on the first frame with a
+        // person, after the landmarker's first frame, and is filtered too.
+        try Self.messiClip(directory.file("late/player/a.mp4"), phase: 0)
+        try Self.ffmpeg([
+            "-i", directory.file("late/player/a.mp4").path, "-vf", "drawbox=x=0:y=0:w=iw:h=ih:color=black:t=fill:enable='lt(t,1)'",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", directory.file("late/player/late.mp4").path,
+        ])
+        try FileManager.default.removeItem(at: directory.file("late/player/a.mp4"))
+        try Self.write(
+            """
+            { name: "late", dataset: { sources: [{ format: "video", path: "late" }] }, features: { frameRate: 5, cache: "cache" } }
+            """, to: directory.file("late.json5"))
+        let late = try CommandLineTool.run(["extract", "late.json5"], in: directory.url)
+        #expect(late.status == 0, "\(late.errorOutput)")
+        #expect(!late.errorOutput.contains("NORM_RECT") && !late.errorOutput.contains("W0000"), "\(late.errorOutput)")
+        #expect(late.errorOutput.split(separator: "\n").allSatisfy { $0.hasPrefix("[") }, "\(late.errorOutput)")
 
         // A model bundle holding two files that are not TensorFlow Lite models: MediaPipe's own error line stays.
         let model = directory.file("bad.task")

@@ -18,8 +18,8 @@ import Glibc
 ///
 /// Set ``environmentVariable`` (`ACTIONLAB_MEDIAPIPE_LOG=all`) to see everything.
 ///
-/// The estimator captures the calls that chatter: creating and closing a landmarker, and its first
-/// detection. Captures are serialized by one process-wide lock, as file descriptor 2 is process-wide.
+/// The estimator captures the calls that chatter: creating and closing a landmarker, its first
+/// detection, and every detection until the process's first frame with a person. Captures are serialized by one process-wide lock, as file descriptor 2 is process-wide.
 public enum MediaPipeLogFilter {
     /// The environment variable that, set to `all`, turns the filter off.
     public static let environmentVariable = "ACTIONLAB_MEDIAPIPE_LOG"

@@ -1,5 +1,6 @@
 internal import CMediaPipe
 import Foundation
+import Synchronization
 
 /// Estimates body pose with MediaPipe's pose landmarker (BlazePose, 33 landmarks) and reports it
 /// as Create ML's ``SkeletonLayout/vision18`` keypoints in Vision's convention.
@@ -9,7 +10,9 @@ import Foundation
 /// where it is looked for), so code that never creates an estimator runs without it. Calls are
 /// serialized by a lock: MediaPipe's own Python API likewise sends every call on one landmarker
 /// through a single thread. What MediaPipe prints while a landmarker is created, runs its first
-/// frame and is closed goes through ``MediaPipeLogFilter``, which drops its routine chatter.
+/// frame and is closed goes through ``MediaPipeLogFilter``, which drops its routine chatter; so do
+/// the frames of every landmarker until the first frame in the process with a person, where
+/// MediaPipe logs a warning once per process (`Using NORM_RECT without IMAGE_DIMENSIONS`).
 ///
 /// In ``Options/RunningMode-swift.enum/video`` mode the landmarker tracks people from frame to
 /// frame and frames must come in display order with strictly increasing timestamps (milliseconds
@@ -31,6 +34,10 @@ public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable {
     private var previousTimestampMilliseconds: Int64?
     /// Whether a frame has been estimated (the first detection logs; see ``MediaPipeLogFilter``).
     private var hasDetected = false
+    /// Whether any landmarker of this process has found a person: MediaPipe's landmark
+    /// projection logs its warning once per process, on that frame, so detections are captured
+    /// until then.
+    private static let personFound = Atomic<Bool>(false)
 
     /// Creates a pose landmarker.
     /// - Parameter options: Model, running mode, number of people and confidence thresholds.
@@ -101,9 +108,11 @@ public final class MediaPipePoseEstimator: PoseEstimator, @unchecked Sendable {
         defer { lock.unlock() }
         guard let landmarker else { throw PoseEstimationError.closed }
         let milliseconds = try videoTimestampMilliseconds(timestamp)
-        guard hasDetected else {
+        guard hasDetected, Self.personFound.load(ordering: .relaxed) else {
             hasDetected = true
-            return try MediaPipeLogFilter.capturing { try detect(in: image, milliseconds: milliseconds, landmarker: landmarker) }
+            let people = try MediaPipeLogFilter.capturing { try detect(in: image, milliseconds: milliseconds, landmarker: landmarker) }
+            if !people.isEmpty { Self.personFound.store(true, ordering: .relaxed) }
+            return people
         }
         return try detect(in: image, milliseconds: milliseconds, landmarker: landmarker)
     }

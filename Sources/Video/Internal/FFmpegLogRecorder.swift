@@ -11,6 +11,11 @@ import Foundation
 /// additionally hands warnings and errors to the recorder of the thread that logged them. Lines
 /// logged by FFmpeg's own worker threads (frame-threaded decoding) are printed but not recorded.
 ///
+/// What a recording thread would print is held until its call ends: printed when the call
+/// returns, dropped when it throws, since the error then carries FFmpeg's warnings and errors
+/// (``lines``) and whoever reports the error prints them once. When the call logged more lines
+/// than ``capacity``, the held text is printed anyway, so nothing the error lacks is lost.
+///
 /// A recorder belongs to one ``VideoDecoder`` and is used only on the thread running it.
 final class FFmpegLogRecorder {
     /// The most lines kept; older ones are dropped.
@@ -25,14 +30,39 @@ final class FFmpegLogRecorder {
         Self.install()
         lines.removeAll()
         partialLine = ""
+        heldOutput = ""
+        droppedLines = false
         let previous = pthread_getspecific(Self.threadKey)
         pthread_setspecific(Self.threadKey, Unmanaged.passUnretained(self).toOpaque())
         defer { pthread_setspecific(Self.threadKey, previous) }
-        return try body()
+        do {
+            let result = try body()
+            releaseHeldOutput()
+            return result
+        } catch {
+            if droppedLines { releaseHeldOutput() } else { heldOutput = "" }
+            throw error
+        }
     }
 
     /// The start of a line FFmpeg is logging in several calls (one ending without a newline).
     private var partialLine = ""
+    /// What FFmpeg's log level lets through on this thread during the current call, not yet printed.
+    private var heldOutput = ""
+    /// Whether the current call logged more lines than ``capacity``.
+    private var droppedLines = false
+
+    /// Holds a printable piece of FFmpeg's log until the current call ends.
+    fileprivate func hold(_ piece: String) {
+        heldOutput += piece
+    }
+
+    /// Prints the held pieces to standard error.
+    private func releaseHeldOutput() {
+        guard !heldOutput.isEmpty else { return }
+        FileHandle.standardError.write(Data(heldOutput.utf8))
+        heldOutput = ""
+    }
 
     /// Adds a piece of FFmpeg's log; a line is recorded once its newline arrives.
     fileprivate func record(_ piece: String) {
@@ -40,7 +70,10 @@ final class FFmpegLogRecorder {
         guard partialLine.hasSuffix("\n") else { return }
         let line = withoutAddress(partialLine.trimmingCharacters(in: .whitespacesAndNewlines))
         partialLine = ""
-        if lines.count == Self.capacity { lines.removeFirst() }
+        if lines.count == Self.capacity {
+            lines.removeFirst()
+            droppedLines = true
+        }
         lines.append(line)
     }
 
@@ -61,7 +94,8 @@ final class FFmpegLogRecorder {
     private static let installation: Void = av_log_set_callback(ffmpegLogCallback)
 }
 
-/// FFmpeg's log callback: prints like `av_log_default_callback` and records warnings and errors.
+/// FFmpeg's log callback: prints like `av_log_default_callback` (held back on a recording thread)
+/// and records warnings and errors.
 private func ffmpegLogCallback(
     context: UnsafeMutableRawPointer?, level: Int32, format: UnsafePointer<CChar>?, arguments: CVaListPointer?
 ) {
@@ -76,10 +110,13 @@ private func ffmpegLogCallback(
         _ = av_log_format_line2(context, level, format, arguments, &buffer, Int32(buffer.count), &printPrefix)
     }
     let piece = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    if printed { FileHandle.standardError.write(Data(piece.utf8)) }
-    if recorded, let slot = pthread_getspecific(FFmpegLogRecorder.threadKey) {
-        Unmanaged<FFmpegLogRecorder>.fromOpaque(slot).takeUnretainedValue().record(piece)
+    let recorder = pthread_getspecific(FFmpegLogRecorder.threadKey).map {
+        Unmanaged<FFmpegLogRecorder>.fromOpaque($0).takeUnretainedValue()
     }
+    if printed {
+        if let recorder { recorder.hold(piece) } else { FileHandle.standardError.write(Data(piece.utf8)) }
+    }
+    if recorded { recorder?.record(piece) }
 }
 
 /// Whether FFmpeg's next log piece starts a line (1) or continues one (0), shared by all threads
