@@ -86,6 +86,7 @@ import Testing
         let directory = try TemporaryDirectory()
         try Self.vtestClip(directory.file("data/street/vtest.avi"), start: 0, seconds: 10)
         try Self.messiClip(directory.file("data/player/clip.mp4"), phase: 0)
+        try Self.ffmpeg(["-i", try TestData.file("opencv/messi5.jpg").path, directory.file("data/player/still.png").path])
         try Self.write(
             """
             { name: "check", dataset: { sources: [{ format: "video", path: "data" }] }, features: { frameRate: 10, cache: "cache" } }
@@ -99,6 +100,12 @@ import Testing
         let row = try #require(csv.split(separator: "\n").first { $0.contains("vtest.avi") })
         let fields = row.split(separator: ",", omittingEmptySubsequences: false)
         #expect(fields[2] == "10.0" && fields[7] == "100", "10 fps, 100 frames: \(row)")
+        // A still picture has no frame rate (FFmpeg's nominal 25 fps for pictures is not the file's), in the CSV, the table and the flag.
+        let still = try #require(csv.split(separator: "\n").first { $0.contains("still.png") })
+        #expect(still.split(separator: ",", omittingEmptySubsequences: false)[2] == "", "\(still)")
+        #expect(markdown.contains("| player/still.png | player | still |"), "\(markdown)")
+        let flag = try #require(markdown.split(separator: "\n").first { $0.contains("mixed frame rates") })
+        #expect(!flag.contains(" 25,") && !flag.contains(" 25 fps"), "\(flag)")
         #expect(try String(contentsOf: directory.file("out/labels.csv"), encoding: .utf8).contains("street,1,"))
     }
 

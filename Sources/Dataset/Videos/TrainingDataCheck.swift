@@ -36,6 +36,8 @@ public struct TrainingDataCheck: Sendable {
         public var path: String
         /// The labels of the samples using the video.
         public var labels: [String]
+        /// The stream's nominal frame rate in frames per second; nil when unknown and for a still
+        /// picture (FFmpeg gives pictures a nominal 25 fps, which is not a property of the file).
         public var frameRate: Double?
         /// Seconds.
         public var duration: Double
@@ -170,7 +172,8 @@ public struct TrainingDataCheck: Sendable {
             }
         }
         return VideoRow(
-            path: video.file.path, labels: Array(Set(video.samples.compactMap(\.label))).sorted(), frameRate: extraction.nominalFrameRate,
+            path: video.file.path, labels: Array(Set(video.samples.compactMap(\.label))).sorted(),
+            frameRate: MediaFiles.isImage(video.file) ? nil : extraction.nominalFrameRate,
             duration: extraction.duration, width: extraction.width, height: extraction.height, rotation: extraction.rotation,
             frames: frames, personShare: share { $0 > 0 }, multiplePersonShare: share { $0 > 1 }, partConfidence: parts,
             jitter: jitterCount > 0 ? jitterSum / Double(jitterCount) : nil, personLosses: extraction.personLosses)
@@ -237,7 +240,7 @@ public struct TrainingDataCheck: Sendable {
         text += "|---|---|---:|---:|---|---:|---:|---:|---:|" + String(repeating: "---:|", count: Self.bodyParts.count) + "---:|\n"
         for row in videos {
             let cells = [
-                Self.name(row.path), row.labels.joined(separator: ", "), row.frameRate.map { Self.format($0) } ?? "?",
+                Self.name(row.path), row.labels.joined(separator: ", "), row.frameRate.map { Self.format($0) } ?? (MediaFiles.isImage(URL(fileURLWithPath: row.path)) ? "still" : "?"),
                 Self.format(row.duration), "\(row.width)x\(row.height)", "\(row.rotation)", "\(row.frames)",
                 Self.percent(row.personShare), Self.percent(row.multiplePersonShare),
             ] + row.partConfidence.map { String(format: "%.2f", $0) } + [row.jitter.map { String(format: "%.4f", $0) } ?? "-"]
