@@ -103,6 +103,12 @@ public struct SweepPlan: Sendable {
             }
             for issue in cellIssues {
                 var explained = issue
+                // A misspelt axis: its suggestion must be a grid key too, the whole dotted path.
+                let suggestionStart = "unknown key; did you mean '"
+                if sweep.axes.contains(where: { $0.path == issue.path }), issue.message.hasPrefix(suggestionStart),
+                   let parentEnd = issue.path.lastIndex(of: ".") {
+                    explained.message = suggestionStart + issue.path[..<parentEnd] + "." + issue.message.dropFirst(suggestionStart.count)
+                }
                 if let fixedLinked, issue.path.hasPrefix("windows."), issue.message.hasPrefix("contradictory values") {
                     explained.message += "; the manifest sets \(fixedLinked) for every cell: remove it to sweep "
                         + sweptLinked.joined(separator: " and ")

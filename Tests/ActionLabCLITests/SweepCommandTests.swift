@@ -317,7 +317,9 @@ import Testing
         #expect(grouped.status == 1)
         let lines = grouped.errorOutput.split(separator: "\n").map(String.init).filter { $0.contains("bad.json5:") }
         #expect(lines.count == 3, "stderr: \(grouped.errorOutput)")
-        #expect(lines.contains { $0.contains("training.learningRat: every sweep cell (6): unknown key") }, "stderr: \(grouped.errorOutput)")
+        // The suggestion is a grid key, not the key inside `training`.
+        #expect(lines.contains { $0.contains("training.learningRat: every sweep cell (6): unknown key; did you mean 'training.learningRate'?") },
+                "stderr: \(grouped.errorOutput)")
         #expect(lines.contains { $0.contains("model.kind: the 2 sweep cells with model.kind=\"lstm\": unknown value 'lstm'") },
                 "stderr: \(grouped.errorOutput)")
         _ = try writeFixture("""
