@@ -1,14 +1,17 @@
 import Foundation
 
 /// Where every trial of a sweep folder stands (`actionlab status DIR`): finished, running,
-/// pending, failed, interrupted or not submitted, with the Slurm job, task, state and log of its
-/// latest submission, and whether the reports are current. A trial is running when a process
-/// holds its claim (``TrialClaim``), whatever launched it, and interrupted when no process does,
-/// no Slurm submission holds it and a killed run left its checkpoint, from which the next run resumes.
+/// pending, failed, interrupted, damaged or not submitted, with the Slurm job, task, state and log
+/// of its latest submission, and whether the reports are current. A trial is running when a
+/// process holds its claim (``TrialClaim``), whatever launched it, and interrupted when no process
+/// does, no Slurm submission holds it and a killed run left its checkpoint, from which the next run
+/// resumes. It is damaged when its folder `trials/<id>` exists without a readable
+/// `complete.json` (``TrialRunner/damage(of:in:)``); the next run sets that folder aside and
+/// trains the trial again.
 public struct SweepStatus: Sendable {
     /// One trial's state.
     public enum State: String, Sendable, Equatable {
-        case finished, running, pending, failed, interrupted, notSubmitted = "not submitted"
+        case finished, running, pending, failed, interrupted, damaged, notSubmitted = "not submitted"
     }
 
     /// One trial.
@@ -24,6 +27,8 @@ public struct SweepStatus: Sendable {
         public var slurmState: String?
         /// The task's log.
         public var log: URL?
+        /// What is wrong with a damaged trial's folder, naming the file (and line).
+        public var damage: String?
     }
 
     public var rows: [Row]
@@ -76,14 +81,18 @@ public struct SweepStatus: Sendable {
     }
 
     /// `row` with what the folder itself says of an unfinished trial: running while a process
-    /// holds its claim (a local `run`, or a Slurm task that `squeue` no longer lists), else, when
-    /// no Slurm submission holds it, interrupted if a partial folder holds a training checkpoint
-    /// (a failed Slurm task stays `failed`, with its state and exit).
+    /// holds its claim (a local `run`, or a Slurm task that `squeue` no longer lists), else
+    /// damaged when its folder lacks a readable completion marker, else, when no Slurm submission
+    /// holds it, interrupted if a partial folder holds a training checkpoint (a failed Slurm task
+    /// stays `failed`, with its state and exit).
     static func local(_ row: Row, of trial: Trial, in folder: URL) -> Row {
         guard row.state != .finished else { return row }
         var row = row
         if TrialClaim.isHeld(trial, in: folder) {
             row.state = .running
+        } else if let damage = TrialRunner.damage(of: trial, in: folder) {
+            row.state = .damaged
+            row.damage = damage
         } else if row.state == .notSubmitted, hasCheckpoint(trial, in: folder) {
             row.state = .interrupted
         }
@@ -120,9 +129,10 @@ public struct SweepStatus: Sendable {
             if let job = row.job { line += ", Slurm task \(job)" }
             if let state = row.slurmState { line += " (\(state))" }
             if let log = row.log, row.state != .finished { line += ", log \(log.path)" }
+            if let damage = row.damage { line += " (\(damage); the next run moves the folder to \(TrialRunner.damagedFoldersName)/ and trains it again)" }
             return line
         }
-        lines.append([State.finished, .running, .pending, .failed, .interrupted, .notSubmitted].compactMap { state in
+        lines.append([State.finished, .running, .pending, .failed, .interrupted, .damaged, .notSubmitted].compactMap { state in
             counts[state].map { "\($0) \(state.rawValue)" }
         }.joined(separator: ", ") + "; reports " + (reportsAreCurrent ? "current" : "not current"))
         return lines

@@ -283,6 +283,26 @@ public struct TrialRunner {
     /// ``setAsideDamagedFolder(of:in:)``: outside `trials/`, so no reader takes them for trials.
     public static let damagedFoldersName = "damaged-trials"
 
+    /// What is wrong with the folder of `trial` when it exists but has no readable completion
+    /// marker (see ``setAsideDamagedFolder(of:in:)``): `trials/<id>/complete.json` missing, or
+    /// its parse error with file and line; nil when there is no folder or its marker reads.
+    public static func damage(of trial: Trial, in sweepFolder: URL) -> String? {
+        let folder = folder(of: trial, in: sweepFolder)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return nil }
+        let markerName = "trials/\(trial.id)/\(completionMarker)"
+        guard isDirectory.boolValue else { return "trials/\(trial.id) is a file, not a trial folder" }
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent(completionMarker)) else {
+            return "\(markerName) is missing or cannot be read"
+        }
+        do {
+            _ = try JSONDocument.decode(TrialOutcome.self, from: data, filePath: markerName)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// Moves the folder of `trial` out of `trials/` when it exists but has no readable
     /// completion marker, into ``damagedFoldersName``/`<id>-<UUID>`.
     ///
@@ -295,23 +315,8 @@ public struct TrialRunner {
     ///   there was no folder.
     /// - Throws: ``ReportError/writeFailed(path:reason:)`` if the folder cannot be moved.
     static func setAsideDamagedFolder(of trial: Trial, in sweepFolder: URL) throws -> (reason: String, to: String)? {
+        guard let reason = damage(of: trial, in: sweepFolder) else { return nil }
         let folder = folder(of: trial, in: sweepFolder)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return nil }
-        let markerName = "trials/\(trial.id)/\(completionMarker)"
-        let reason: String
-        if !isDirectory.boolValue {
-            reason = "trials/\(trial.id) is a file, not a trial folder"
-        } else if let data = try? Data(contentsOf: folder.appendingPathComponent(completionMarker)) {
-            do {
-                _ = try JSONDocument.decode(TrialOutcome.self, from: data, filePath: markerName)
-                return nil  // Readable after all.
-            } catch {
-                reason = "\(error)"
-            }
-        } else {
-            reason = "\(markerName) is missing or cannot be read"
-        }
         let damaged = sweepFolder.appendingPathComponent(damagedFoldersName)
         let name = "\(trial.id)-\(UUID().uuidString)"
         do {

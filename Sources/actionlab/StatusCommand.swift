@@ -2,7 +2,7 @@ import Foundation
 import Sweeps
 
 /// `actionlab status DIR`: where every trial stands (finished, running, pending, failed,
-/// interrupted or not submitted), with its Slurm task, state and log when the sweep was submitted with
+/// interrupted, damaged or not submitted), with its Slurm task, state and log when the sweep was submitted with
 /// `run --launcher slurm`, and whether the reports are current; or, given the job folder of
 /// `extract --launcher slurm`, where each of its array tasks stands.
 enum StatusCommand: Subcommand {
@@ -11,7 +11,7 @@ enum StatusCommand: Subcommand {
 
     static let specification = CommandSpecification(
         name: "status",
-        abstract: "show every trial of a sweep folder: finished, running, pending, failed, interrupted or not submitted, with its "
+        abstract: "show every trial of a sweep folder: finished, running, pending, failed, interrupted, damaged or not submitted, with its "
             + "Slurm job and task, state and log (after run --launcher slurm), and whether the reports are current; "
             + "or each array task of an extract --launcher slurm job folder",
         arguments: [sweep])

@@ -131,6 +131,11 @@ import Training
         let markerURL = folder.appendingPathComponent(TrialRunner.completionMarker)
         if let marker { try Data(marker.utf8).write(to: markerURL) } else { try FileManager.default.removeItem(at: markerURL) }
         #expect(TrialRunner.outcome(of: trial, in: scratch.url) == nil)
+        // `status` says so, naming the file, where it said "not submitted" before.
+        try JSONEncoder().encode(SweepRecord(plan: plan)).write(to: scratch.url.appendingPathComponent(SweepRecord.fileName))
+        let damagedStatus = try SweepStatus(folder: scratch.url)
+        #expect(damagedStatus.rows.first?.state == .damaged, "\(damagedStatus.lines)")
+        #expect(damagedStatus.lines.first?.contains("trials/\(trial.id)/complete.json") == true, "\(damagedStatus.lines)")
 
         let lines = LogLines()
         let again = try TrialRunner(log: lines.append).run(trial, in: scratch.url)
@@ -144,6 +149,7 @@ import Training
         let damaged = try FileManager.default.contentsOfDirectory(
             atPath: scratch.url.appendingPathComponent(TrialRunner.damagedFoldersName).path)
         #expect(damaged.count == 1 && damaged[0].hasPrefix(trial.id))
+        #expect(try SweepStatus(folder: scratch.url).rows.first?.state == .finished)
     }
 
     /// `status` of a sweep run here, without Slurm: a trial whose claim a process holds is
