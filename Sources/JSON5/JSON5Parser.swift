@@ -3,8 +3,9 @@
 /// It accepts everything in the specification: `//` and `/* */` comments, trailing commas,
 /// unquoted identifier keys (with `\u` escapes), single-quoted strings, line continuations,
 /// `\x` escapes, hexadecimal numbers, leading and trailing decimal points, an explicit plus
-/// sign, `Infinity` and `NaN`. Duplicate keys in one object are an error: parsing goes on past
-/// them, so that every duplicate of a syntactically valid document is reported at once. Every
+/// sign, `Infinity` and `NaN`. Duplicate keys in one object are an error, named by their JSON path
+/// (`training.epochs: duplicate key`): parsing goes on past them, so that every duplicate of a
+/// syntactically valid document is reported at once. Every
 /// other error names the line and column where parsing stopped and what was expected there.
 struct JSON5Parser {
     /// Objects and arrays nested deeper than this are rejected rather than overflowing the stack.
@@ -18,6 +19,8 @@ struct JSON5Parser {
     private var depth = 0
     /// The duplicate keys found so far, in text order.
     private var duplicateKeys: [JSON5Error] = []
+    /// Where the parser is: the keys and indices from the root to the value being parsed.
+    private var path: [JSONPath.Component] = []
 
     init(text: String, filePath: String?) {
         scalars = Array(text.unicodeScalars)
@@ -80,7 +83,7 @@ struct JSON5Parser {
             if let first = keyLocations[key] {
                 duplicateKeys.append(JSON5Error(
                     filePath: filePath, location: keyLocation,
-                    message: "duplicate key '\(EchoedText.shortened(key))' (first defined at \(first))"))
+                    message: "\(JSONPath(path + [.key(key)])): duplicate key (first defined at \(first))"))
             } else {
                 keyLocations[key] = keyLocation
             }
@@ -88,7 +91,9 @@ struct JSON5Parser {
             guard current == ":" else { throw error("expected ':' after key '\(EchoedText.shortened(key))', found \(describeCurrent())") }
             advance()
             try skipWhitespaceAndComments()
+            path.append(.key(key))
             let value = try parseValue()
+            path.removeLast()
             members.append(JSON5Member(key: key, keyLocation: keyLocation, value: value))
             try skipWhitespaceAndComments()
             if current == "," {
@@ -111,7 +116,9 @@ struct JSON5Parser {
         while true {
             try skipWhitespaceAndComments()
             if current == "]" { break }
+            path.append(.index(elements.count))
             elements.append(try parseValue())
+            path.removeLast()
             try skipWhitespaceAndComments()
             if current == "," {
                 advance()

@@ -13,7 +13,9 @@ import Testing
 
     static let cases: [Case] = [
         Case(text: "{ a: 1 b: 2 }", line: 1, column: 8, message: "expected ',' or '}' after object member, found 'b'"),
-        Case(text: "{\n  a: 1,\n  a: 2\n}", line: 3, column: 3, message: "duplicate key 'a' (first defined at line 2, column 3)"),
+        Case(text: "{\n  a: 1,\n  a: 2\n}", line: 3, column: 3, message: "a: duplicate key (first defined at line 2, column 3)"),
+        Case(text: "{ s: [{ a: 1 }, { a: 1, a: 2 }] }", line: 1, column: 25,
+             message: "s[1].a: duplicate key (first defined at line 1, column 19)"),
         Case(text: "[1, 2", line: 1, column: 6, message: "expected ',' or ']' after array element, found end of input"),
         Case(text: "{ a 1 }", line: 1, column: 5, message: "expected ':' after key 'a', found '1'"),
         Case(text: "{ 1: 2 }", line: 1, column: 3, message: "expected a key or '}', found '1'"),
@@ -47,9 +49,9 @@ import Testing
         let error = try #require(throws: JSON5Error.self) { try JSON5Value(parsing: text, filePath: "x.json5") }
         #expect([error.line] + error.others.map(\.line) == [3, 4, 5])
         #expect(error.description == """
-            x.json5:3:26: duplicate key 'epochs' (first defined at line 3, column 15)
-              x.json5:4:3: duplicate key 'name' (first defined at line 2, column 3)
-              x.json5:5:3: duplicate key 'name' (first defined at line 2, column 3)
+            x.json5:3:26: training.epochs: duplicate key (first defined at line 3, column 15)
+              x.json5:4:3: name: duplicate key (first defined at line 2, column 3)
+              x.json5:5:3: name: duplicate key (first defined at line 2, column 3)
             """)
         let broken = try #require(throws: JSON5Error.self) { try JSON5Value(parsing: "{ a: 1, a: 2, b }", filePath: nil) }
         #expect(broken.others.isEmpty && broken.message == "expected ':' after key 'b', found '}'")
