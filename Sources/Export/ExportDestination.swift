@@ -29,7 +29,7 @@ enum ExportDestination {
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: output.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw ExportError.unsuitableOutput(path: output.path, reason: "it is a file, not a folder") }
-            if exists(SweepRecord.fileName) || exists("metrics.json") || exists("provenance.json") {
+            if ActionLabFolderKind.kinds(of: output).contains(where: { $0.kind == .sweep || $0.kind == .trial }) {
                 throw ExportError.unsuitableOutput(
                     path: output.path, reason: "it is a sweep or trial folder of actionlab run; export into a folder of its own")
             }

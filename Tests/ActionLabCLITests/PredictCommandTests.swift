@@ -87,7 +87,7 @@ import Testing
         #expect(manager.fileExists(atPath: scratch.file("out/backup/predictions.csv").path))
         // A model's own folder is not a prediction folder.
         let intoModel = try CommandLineTool.run(["predict", "model", "data/again.ts", "--output", "model"], in: scratch.url)
-        #expect(intoModel.status == 1 && intoModel.errorOutput.contains("it is a trial or export folder (it holds weights.h5); predictions go"),
+        #expect(intoModel.status == 1 && intoModel.errorOutput.contains("it is a model export folder (it holds weights.h5); predictions go"),
                 "\(intoModel.errorOutput)")
 
         try FileManager.default.removeItem(at: scratch.file("model/config.json"))

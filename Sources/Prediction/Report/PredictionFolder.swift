@@ -1,4 +1,5 @@
 import AtomicFiles
+import Export
 import Foundation
 import Reports
 
@@ -29,22 +30,19 @@ public enum PredictionFolder {
     ///
     /// - Throws: `ReportError.writeFailed` naming the folder and what it is.
     public static func checkUsable(_ folder: URL) throws {
-        let kinds = [
-            ("sweep.json", "a sweep folder of actionlab run"), ("complete.json", "a trial folder of actionlab run"),
-            ("weights.h5", "a trial or export folder (it holds weights.h5)"), ("ensemble.json", "an ensemble export folder"),
-        ]
-        for (file, kind) in kinds where FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path) {
+        if let (kind, marker) = ActionLabFolderKind.kinds(of: folder).first {
             throw ReportError.writeFailed(
-                path: folder.path, reason: "it is \(kind); predictions go into a folder of their own (--output DIR)")
+                path: folder.path, reason: "it is \(kind) (it holds \(marker)); predictions go into a folder of their own (--output DIR)")
         }
     }
 
     /// The stream folders an earlier run recorded in `folder`, in its order; empty without a
-    /// readable record (a folder new to predictions, or one written before records existed).
+    /// readable record of format version 1 (a folder new to predictions, one written before
+    /// records existed, or by a later ActionLab whose record this one cannot vouch for).
     /// Names that are not a single plain path component are dropped.
     public static func recordedStreams(in folder: URL) -> [String] {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent(recordName)),
-              let record = try? JSONDecoder().decode(Record.self, from: data), record.format == "actionlab-predict" else { return [] }
+              let record = try? JSONDecoder().decode(Record.self, from: data), record.format == "actionlab-predict", record.formatVersion == 1 else { return [] }
         return record.streams.filter { !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("/") && !$0.contains("\0") }
     }
 

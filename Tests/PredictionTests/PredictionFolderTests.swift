@@ -1,0 +1,44 @@
+import ActionLabTestSupport
+import Foundation
+import Prediction
+import Testing
+
+/// `predict --output`'s folder rules: the record of the run's stream folders, read back only when
+/// this ActionLab wrote its format, and refusal of the folders of sweeps, trials and exports.
+@Suite struct PredictionFolderTests {
+    @Test func theRecordIsReadBackOnlyInItsOwnFormatVersion() throws {
+        let scratch = try TemporaryDirectory(prefix: "prediction-folder")
+        let folder = scratch.url
+        try PredictionFolder.writeRecord(streams: ["a.ts#1", "walk.mp4"], in: folder)
+        #expect(PredictionFolder.recordedStreams(in: folder) == ["a.ts#1", "walk.mp4"])
+        let record = folder.appendingPathComponent(PredictionFolder.recordName)
+        func write(_ text: String) throws { try Data(text.utf8).write(to: record) }
+        // Names that are not one plain path component are never taken for stream folders.
+        try write(#"{"format": "actionlab-predict", "format_version": 1, "streams": ["ok", "../up", "a/b", "..", ""]}"#)
+        #expect(PredictionFolder.recordedStreams(in: folder) == ["ok"])
+        // A later format, another tool's file or a damaged one: nothing is vouched for, so nothing would be removed.
+        try write(#"{"format": "actionlab-predict", "format_version": 2, "streams": ["ok"]}"#)
+        #expect(PredictionFolder.recordedStreams(in: folder).isEmpty)
+        try write(#"{"format": "other", "format_version": 1, "streams": ["ok"]}"#)
+        #expect(PredictionFolder.recordedStreams(in: folder).isEmpty)
+        try write("{")
+        #expect(PredictionFolder.recordedStreams(in: folder).isEmpty)
+    }
+
+    @Test func folderOfASweepTrialOrExportIsRefused() throws {
+        let scratch = try TemporaryDirectory(prefix: "prediction-folder")
+        try PredictionFolder.checkUsable(scratch.url)  // an empty folder is fine
+        try PredictionFolder.checkUsable(scratch.url.appendingPathComponent("new"))  // so is a new one
+        for (file, kind) in [
+            ("sweep.json", "a sweep folder of actionlab run"), ("complete.json", "a trial folder of actionlab run"),
+            ("weights.h5", "a model export folder"), ("ensemble.json", "a stream-ensemble export folder"),
+        ] {
+            let folder = scratch.url.appendingPathComponent(file + ".d")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data().write(to: folder.appendingPathComponent(file))
+            let error = #expect(throws: (any Error).self) { try PredictionFolder.checkUsable(folder) }
+            #expect("\(error.map { "\($0)" } ?? "")".contains("it is \(kind) (it holds \(file)); predictions go into a folder of their own"),
+                    "\(String(describing: error))")
+        }
+    }
+}
