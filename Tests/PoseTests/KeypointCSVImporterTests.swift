@@ -143,13 +143,17 @@ import Testing
     @Test("A labeled directory lists <root>/<label>/*.csv sorted by label, then name")
     func labeledDirectory() throws {
         let directory = try TemporaryDirectory()
-        for name in ["walk/b.csv", "walk/a.csv", "run/x.CSV", "run/notes.txt", "run/.hidden.csv", ".cache/y.csv", "top.csv", "run/deeper/z.csv"] {
+        for name in [
+            "walk/b.csv", "walk/a.csv", "run/x.CSV", "run/notes.txt", "run/.hidden.csv", ".cache/y.csv", "top.csv", "run/deeper/z.csv",
+            "walk/c.csv/inner.csv",
+        ] {
             _ = try writeFixture("", named: name, in: directory.url)
         }
         let entries = try LabeledDirectory.entries(in: directory.url)
 
-        #expect(entries.map(\.label) == ["run", "walk", "walk"])
-        #expect(entries.map(\.url.lastPathComponent) == ["x.CSV", "a.csv", "b.csv"])
+        // The folder named like a file (walk/c.csv/) is listed, for its reader to fail naming it.
+        #expect(entries.map(\.label) == ["run", "walk", "walk", "walk"])
+        #expect(entries.map(\.url.lastPathComponent) == ["x.CSV", "a.csv", "b.csv", "c.csv"])
         #expect(entries.first?.url.path == directory.file("run/x.CSV").path)
     }
 

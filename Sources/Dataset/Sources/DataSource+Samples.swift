@@ -110,7 +110,8 @@ extension DataSource {
     /// CSV or Kinetics JSON: a file, a folder of files (with a label, or labels inside), or labeled directories.
     private func keypointFiles(extension fileExtension: String, labelsInside: Bool) throws -> [DatasetSample] {
         guard isDirectory else { return [DatasetSample(file: path, label: label)] }
-        let direct = try Self.contents(of: path).filter { $0.pathExtension.lowercased() == fileExtension && !Self.isFolder($0) }
+        // A folder named like a file is a sample too: reading it fails, naming it, where skipping it would lose it silently.
+        let direct = try Self.contents(of: path).filter { $0.pathExtension.lowercased() == fileExtension }
         if label != nil || (labelsInside && !direct.isEmpty) {
             guard !direct.isEmpty else {
                 throw DatasetError.noSourceFiles(path: path.path, expected: "\(fileExtension.uppercased()) files directly inside the folder (the source has a label)")

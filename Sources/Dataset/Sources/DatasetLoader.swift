@@ -347,6 +347,11 @@ public struct DatasetLoader {
 
     private func importFile(_ file: URL, label: String?, source: DataSource)
         throws -> (sequences: [CachedSequence], key: String, sourceHash: String, hit: Bool) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw DatasetSourceError(
+                file: file.path, message: "is a folder, not a \(source.format.rawValue) file: rename or remove it, or move its files up")
+        }
         let (importer, importerSettings) = importer(for: source)
         var settings = importerSettings
         let layout = configuration.features.layout

@@ -9,8 +9,10 @@ import Foundation
 ///   waving/clip1.csv
 /// ```
 ///
-/// Only files directly inside a label folder count; files at the root, hidden files and folders
-/// (names starting with `.`) and deeper folders are ignored.
+/// Only entries directly inside a label folder count; files at the root, hidden files and folders
+/// (names starting with `.`) and deeper folders are ignored. A folder inside a label folder whose
+/// name has the files' extension (`squat/squat.0.csv/`) is listed like a file, so that reading it
+/// fails with an error naming it, rather than the data set silently losing a sample.
 public enum LabeledDirectory {
     /// A file and the label of the folder it is in.
     public struct Entry: Sendable, Hashable {
@@ -26,7 +28,7 @@ public enum LabeledDirectory {
         }
     }
 
-    /// The files `<root>/<label>/*.<fileExtension>`, sorted by label, then file name.
+    /// The files `<root>/<label>/*.<fileExtension>` (and folders so named), sorted by label, then file name.
     ///
     /// The order depends only on the names, never on the file system's listing order, so that
     /// splits and sample indices are reproducible.
@@ -39,8 +41,7 @@ public enum LabeledDirectory {
         var entries: [Entry] = []
         for folder in try visibleContents(of: root) where isDirectory(folder) {
             let label = folder.lastPathComponent
-            for file in try visibleContents(of: folder)
-            where file.pathExtension.lowercased() == fileExtension.lowercased() && !isDirectory(file) {
+            for file in try visibleContents(of: folder) where file.pathExtension.lowercased() == fileExtension.lowercased() {
                 entries.append(Entry(url: file, label: label))
             }
         }
