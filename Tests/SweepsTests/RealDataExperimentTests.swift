@@ -8,16 +8,6 @@ import SweepTestSupport
 import Training
 import Testing
 
-/// Collects log lines from a runner, from any thread.
-///
-/// `@unchecked Sendable`: `storage` is read and written only with `lock` held.
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [String] = []
-    var lines: [String] { lock.withLock { storage } }
-    func append(_ line: String) { lock.withLock { storage.append(line) } }
-}
-
 /// End-to-end runs of the committed manifests on the real UEA/UCR recordings that
 /// `scripts/setup` fetches: accuracy, determinism, and the report files' contract.
 @Suite(.serialized) struct RealDataExperimentTests {
