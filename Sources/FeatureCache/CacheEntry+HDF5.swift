@@ -158,12 +158,7 @@ extension CacheEntry {
                 throw malformed("/sequences", "person_counts in \(personCounts.count) of \(sequences.count) sequences")
             }
             self.personCounts = personCounts
-            if try attributes.contains("metadata") {
-                guard let metadata = Self.parseMetadata(try attributes.string("metadata")) else {
-                    throw malformed("/@metadata", "not a JSON object of strings")
-                }
-                self.metadata = metadata
-            }
+            metadata = try Self.metadata(in: attributes, file: path)
             guard key.hexDigest == storedKey else {
                 throw malformed("/@key", "\(storedKey) is not sha256(source_sha256 + \"\\n\" + fingerprint) = \(key)")
             }
@@ -176,6 +171,17 @@ extension CacheEntry {
     ///
     /// - Throws: ``FeatureCacheError/notACacheEntry(file:format:)`` or
     ///   ``FeatureCacheError/unsupportedFormatVersion(file:found:)``.
+    /// The entry's `metadata` attribute, empty when it has none.
+    /// - Throws: ``FeatureCacheError/malformedEntry(file:object:reason:)`` for `/@metadata` when
+    ///   it is not a JSON object of strings.
+    static func metadata(in attributes: HDF5Attributes, file: String) throws -> [String: String] {
+        guard try attributes.contains("metadata") else { return [:] }
+        guard let metadata = parseMetadata(try attributes.string("metadata")) else {
+            throw FeatureCacheError.malformedEntry(file: file, object: "/@metadata", reason: "not a JSON object of strings")
+        }
+        return metadata
+    }
+
     static func checkFormat(_ attributes: HDF5Attributes, file: String) throws {
         let format = try attributes.contains("format") ? try attributes.string("format") : ""
         guard format == Self.format else { throw FeatureCacheError.notACacheEntry(file: file, format: format) }

@@ -13,9 +13,9 @@ extension CacheEntry {
     /// dataset. Reads the timestamps (8 bytes a frame) for their first and last values.
     ///
     /// - Parameter url: The entry's file.
-    /// - Returns: The entry's key and its sequences in stored order.
+    /// - Returns: The entry's key, its sequences in stored order, and its ``metadata``.
     /// - Throws: The errors of ``init(contentsOf:)``.
-    public static func index(contentsOf url: URL) throws -> (key: CacheKey, sequences: [CachedSequence]) {
+    public static func index(contentsOf url: URL) throws -> (key: CacheKey, sequences: [CachedSequence], metadata: [String: String]) {
         let path = url.path
         try EntryChecksum.verify(fileAt: url)
         do {
@@ -60,7 +60,7 @@ extension CacheEntry {
                     frameRate: try sequenceAttributes.double("frame_rate"),
                     firstTimestamp: timestamps.values.first ?? 0, lastTimestamp: timestamps.values.last ?? 0))
             }
-            return (key, sequences)
+            return (key, sequences, try metadata(in: attributes, file: path))
         } catch let error as HDF5Error {
             throw FeatureCacheError.hdf5(error)
         }

@@ -89,7 +89,12 @@ public final class FeatureCache: Sendable {
     /// - Throws: ``FeatureCacheError/cannotSetAside(file:source:damage:reason:)`` only if an
     ///   unusable entry can be neither moved aside nor deleted.
     public func lookupIndex(key: CacheKey, source: String? = nil) throws -> [CachedSequence]? {
-        try lookup(key: key, source: source, read: CacheEntry.index(contentsOf:), key: \.key)?.sequences
+        try lookupIndexAndMetadata(key: key, source: source)?.sequences
+    }
+
+    /// ``lookupIndex(key:source:)`` with the entry's ``CacheEntry/metadata``.
+    private func lookupIndexAndMetadata(key: CacheKey, source: String?) throws -> (sequences: [CachedSequence], metadata: [String: String])? {
+        try lookup(key: key, source: source, read: CacheEntry.index(contentsOf:), key: \.key).map { ($0.sequences, $0.metadata) }
     }
 
     /// Reads `key`'s entry with `read`, setting an unusable one (or one for another key) aside.
@@ -248,18 +253,32 @@ public final class FeatureCache: Sendable {
         source: URL, fingerprint: ImporterFingerprint, layoutName: String, frameRate: Double,
         importer: () throws -> [LabeledSequence]
     ) throws -> (sequences: [CachedSequence], key: CacheKey, sourceHash: ContentHash, hit: Bool) {
+        let result = try contentsIndex(source: source, fingerprint: fingerprint, layoutName: layoutName, frameRate: frameRate) {
+            ImportedContents(sequences: try importer())
+        }
+        return (result.sequences, result.key, result.sourceHash, result.hit)
+    }
+
+    /// ``sequenceIndex(source:fingerprint:layoutName:frameRate:importer:)`` for an importer that
+    /// also records facts about the source (``ImportedContents/metadata``), which are returned
+    /// with the index, from the stored entry on a hit.
+    /// - Throws: What ``sequenceIndex(source:fingerprint:layoutName:frameRate:importer:)`` throws.
+    public func contentsIndex(
+        source: URL, fingerprint: ImporterFingerprint, layoutName: String, frameRate: Double,
+        importer: () throws -> ImportedContents
+    ) throws -> (sequences: [CachedSequence], metadata: [String: String], key: CacheKey, sourceHash: ContentHash, hit: Bool) {
         let sourceHash = try identities.contentHash(ofFileAt: source)
         let fullFingerprint = fingerprint.adding(layoutName: layoutName, frameRate: frameRate)
         let key = try CacheKey(source: sourceHash, fingerprint: fullFingerprint)
-        if let sequences = try lookupIndex(key: key, source: source.path) {
-            return (sequences, key, sourceHash, true)
+        if let index = try lookupIndexAndMetadata(key: key, source: source.path) {
+            return (index.sequences, index.metadata, key, sourceHash, true)
         }
         // Not through `entry(...)`: a second lookup would report an unusable entry twice.
         _ = try importAndStore(
             sourcePath: source.path, sourceHash: sourceHash, fingerprint: fullFingerprint, layoutName: layoutName,
-            frameRate: frameRate
-        ) { ImportedContents(sequences: try importer()) }
-        return (try CacheEntry.index(contentsOf: url(for: key)).sequences, key, sourceHash, false)
+            frameRate: frameRate, importer: importer)
+        let index = try CacheEntry.index(contentsOf: url(for: key))
+        return (index.sequences, index.metadata, key, sourceHash, false)
     }
 
     /// Deletes temporary files left by writers that died, if last modified more than `age`

@@ -85,6 +85,29 @@ import Testing
         #expect(try KineticsSkeletonImporter().importSequences(from: file, layout: .vision18, frameRate: 30, label: "mine").first?.label == "mine")
     }
 
+    @Test("Kinetics-skeleton: detected coordinates outside [0, 1] of the kept skeleton are clamped and counted, as OpenPose's are")
+    func kineticsClampedKeypointsAreCounted() throws {
+        let directory = try TemporaryDirectory()
+        func skeleton(x: (Int) -> String, y: (Int) -> String, score: (Int) -> String) -> String {
+            let pose = (0..<18).flatMap { [x($0), y($0)] }.joined(separator: ",")
+            return #"{"pose": [\#(pose)], "score": [\#((0..<18).map(score).joined(separator: ","))]}"#
+        }
+        // The kept (larger) skeleton has joint 4 at x = -3 and joint 10 at y = 1.25; its joint 7 is outside but undetected
+        // (score 0). The small second skeleton's joint 0 is outside too, but it is not kept.
+        let spread = { (joint: Int) in "\(0.1 + Double(joint) * 0.04)" }
+        let kept = skeleton(
+            x: { $0 == 4 ? "-3.0" : $0 == 7 ? "-2.0" : spread($0) }, y: { $0 == 10 ? "1.25" : spread($0) }, score: { $0 == 7 ? "0" : "0.8" })
+        let other = skeleton(x: { $0 == 0 ? "1.5" : "0.5" }, y: { _ in "0.5" }, score: { _ in "0.6" })
+        let file = try writeFixture(
+            #"{"data": [{"frame_index": 1, "skeleton": [\#(kept), \#(other)]}], "label": "squat"}"#, named: "clip.json", in: directory.url)
+        let imported = try KineticsSkeletonImporter().importContents(from: file, layout: .vision18, frameRate: 30, label: nil)
+        #expect(imported.clamped.count == 2, "\(imported.clamped)")
+        #expect(imported.clamped.first == "\(file.path) frame_index 1 joint \(SkeletonLayout.vision18.joints[4]) at (-3.0, 0.26)",
+                "\(imported.clamped)")
+        let sequence = try #require(imported.sequences.first).sequence
+        #expect(sequence[0, 0, 4] == 0 && sequence[0, 1, 10] == 0, "clamped onto the border (y flipped: 1 - 1.25 -> 0)")
+    }
+
     @Test("Kinetics-skeleton: a score array of the wrong size names its JSON path")
     func kineticsWrongSize() throws {
         let directory = try TemporaryDirectory()

@@ -325,7 +325,7 @@ public struct DatasetLoader {
                 ClampedKeypoints(metadata: result.entry.metadata))
         case .uea, .csv, .kinetics, .mat:
             let imported = try importFile(sample.file, label: sample.label, source: source)
-            return (imported.sequences.map(DatasetSequence.init(cached:)), imported.key, imported.sourceHash, imported.hit, nil)
+            return (imported.sequences.map(DatasetSequence.init(cached:)), imported.key, imported.sourceHash, imported.hit, imported.clamped)
         }
     }
 
@@ -345,8 +345,10 @@ public struct DatasetLoader {
         }
     }
 
+    /// Imports one keypoint or sensor file through the cache; for Kinetics, whose importer clamps
+    /// coordinates onto the image, also the keypoints it clamped (recorded in the entry).
     private func importFile(_ file: URL, label: String?, source: DataSource)
-        throws -> (sequences: [CachedSequence], key: String, sourceHash: String, hit: Bool) {
+        throws -> (sequences: [CachedSequence], key: String, sourceHash: String, hit: Bool, clamped: ClampedKeypoints?) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw DatasetSourceError(
@@ -357,12 +359,17 @@ public struct DatasetLoader {
         let layout = configuration.features.layout
         if let label { settings["label"] = label }
         let fingerprint = ImporterFingerprint(importer: importer.name, version: "\(importer.version)", settings: settings)
-        let result = try cache.sequenceIndex(
+        let result = try cache.contentsIndex(
             source: file, fingerprint: fingerprint, layoutName: layout.name, frameRate: source.frameRate
         ) {
-            try importer.importSequences(from: file, layout: layout, frameRate: source.frameRate, label: label)
+            if let kinetics = importer as? KineticsSkeletonImporter {
+                let imported = try kinetics.importContents(from: file, layout: layout, frameRate: source.frameRate, label: label)
+                return ImportedContents(sequences: imported.sequences, metadata: imported.clamped.metadata)
+            }
+            return ImportedContents(sequences: try importer.importSequences(from: file, layout: layout, frameRate: source.frameRate, label: label))
         }
-        return (result.sequences, result.key.hexDigest, result.sourceHash.hexDigest, result.hit)
+        let clamped = source.format == .kinetics ? ClampedKeypoints(metadata: result.metadata) : nil
+        return (result.sequences, result.key.hexDigest, result.sourceHash.hexDigest, result.hit, clamped)
     }
 
     /// The one warning line of a source whose importer clamped keypoints onto the image border.

@@ -67,13 +67,9 @@ public struct OpenPoseJSONImporter: SequenceImporter {
         timestamps.reserveCapacity(files.count)
         for (frame, file) in files.enumerated() {
             let people = try self.people(in: file.path, bytes: readFiles[file.name])
-            let kept = DetectedPerson.mostProminent(among: people.map(\.person))
-            if let kept, let outside = people.first(where: { $0.person == kept })?.outside {
-                for joint in outside {
-                    clamped.record(
-                        "\(file.path) frame \(frame) joint \(layout.joints[joint.joint]) at "
-                            + "(\(Self.pixels(joint.x, imageWidth)), \(Self.pixels(joint.y, imageHeight))) px")
-                }
+            let kept = OpenPoseSkeleton.keptPerson(among: people, counting: &clamped) { joint in
+                "\(file.path) frame \(frame) joint \(layout.joints[joint.joint]) at "
+                    + "(\(Self.pixels(joint.x, imageWidth)), \(Self.pixels(joint.y, imageHeight))) px"
             }
             keypoints += (kept ?? .undetected).frameValues
             let timestamp = Double(file.number - firstNumber) / frameRate

@@ -33,6 +33,25 @@ enum OpenPoseSkeleton {
         }
     }
 
+    /// The person a frame keeps among `people` (``DetectedPerson/mostProminent(among:)``), with
+    /// its joints that were clamped onto the image border counted in `clamped`.
+    ///
+    /// - Parameters:
+    ///   - people: Each person with its joints outside the image (``outsideJoints(positions:confidences:indices:)``).
+    ///   - clamped: The count to add the kept person's clamped joints to.
+    ///   - location: Describes a clamped joint; called only for the first one counted.
+    /// - Returns: The kept person, or nil for a frame without people.
+    static func keptPerson(
+        among people: [(person: DetectedPerson, outside: [(joint: Int, x: Double, y: Double)])],
+        counting clamped: inout ClampedKeypoints, location: ((joint: Int, x: Double, y: Double)) -> String
+    ) -> DetectedPerson? {
+        guard let kept = DetectedPerson.mostProminent(among: people.map(\.person)) else { return nil }
+        for joint in people.first(where: { $0.person == kept })?.outside ?? [] {
+            clamped.record(location(joint))
+        }
+        return kept
+    }
+
     /// A person from per-joint positions and confidences in OpenPose's image convention.
     ///
     /// - Parameters:
