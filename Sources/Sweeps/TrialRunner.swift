@@ -50,11 +50,26 @@ public struct TrialRunner {
         sweepFolder.appendingPathComponent("trials").appendingPathComponent(trial.id)
     }
 
-    /// The outcome of a finished trial, or nil if it has not finished.
+    /// The files a finished trial folder holds besides its completion marker, which every reader
+    /// of it needs; `weights.h5` only when the trial did not diverge (``TrialOutcome/diverged``).
+    private static func finishedFiles(of outcome: TrialOutcome) -> [String] {
+        ["config.json", "provenance.json", "metrics.json"] + (outcome.diverged == nil ? ["weights.h5"] : [])
+    }
+
+    /// The ``finishedFiles(of:)`` of `outcome` that `folder` lacks.
+    private static func missingFiles(of outcome: TrialOutcome, in folder: URL) -> [String] {
+        finishedFiles(of: outcome).filter { !FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
+    }
+
+    /// The outcome of a finished trial, or nil if it has not finished, or its folder was damaged
+    /// afterwards (``damage(of:in:)``).
     public static func outcome(of trial: Trial, in sweepFolder: URL) -> TrialOutcome? {
-        let marker = folder(of: trial, in: sweepFolder).appendingPathComponent(completionMarker)
-        guard let data = try? Data(contentsOf: marker) else { return nil }
-        return try? JSONDecoder().decode(TrialOutcome.self, from: data)
+        let folder = folder(of: trial, in: sweepFolder)
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent(completionMarker)),
+              let outcome = try? JSONDecoder().decode(TrialOutcome.self, from: data),
+              missingFiles(of: outcome, in: folder).isEmpty
+        else { return nil }
+        return outcome
     }
 
     /// Trains, evaluates and writes `trial` unless it has already finished; when another
@@ -284,8 +299,9 @@ public struct TrialRunner {
     public static let damagedFoldersName = "damaged-trials"
 
     /// What is wrong with the folder of `trial` when it exists but has no readable completion
-    /// marker (see ``setAsideDamagedFolder(of:in:)``): `trials/<id>/complete.json` missing, or
-    /// its parse error with file and line; nil when there is no folder or its marker reads.
+    /// marker, or lacks a file of a finished trial (see ``setAsideDamagedFolder(of:in:)``):
+    /// `trials/<id>/complete.json` missing, its parse error with file and line, or
+    /// `trials/<id>/metrics.json is missing`; nil when there is no folder or it is whole.
     public static func damage(of trial: Trial, in sweepFolder: URL) -> String? {
         let folder = folder(of: trial, in: sweepFolder)
         var isDirectory: ObjCBool = false
@@ -295,16 +311,22 @@ public struct TrialRunner {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent(completionMarker)) else {
             return "\(markerName) is missing or cannot be read"
         }
+        let outcome: TrialOutcome
         do {
-            _ = try JSONDocument.decode(TrialOutcome.self, from: data, filePath: markerName)
-            return nil
+            outcome = try JSONDocument.decode(TrialOutcome.self, from: data, filePath: markerName)
         } catch {
             return "\(error)"
         }
+        let missing = missingFiles(of: outcome, in: folder)
+        guard missing.isEmpty else {
+            return missing.map { "trials/\(trial.id)/\($0)" }.joined(separator: ", ") + (missing.count == 1 ? " is" : " are")
+                + " missing from the finished trial"
+        }
+        return nil
     }
 
     /// Moves the folder of `trial` out of `trials/` when it exists but has no readable
-    /// completion marker, into ``damagedFoldersName``/`<id>-<UUID>`.
+    /// completion marker or lacks a finished trial's file, into ``damagedFoldersName``/`<id>-<UUID>`.
     ///
     /// A trial folder appears whole, by `rename(2)`, with its marker written last, so such a folder
     /// was damaged after the fact (a marker deleted, truncated or edited). Left in place, it would

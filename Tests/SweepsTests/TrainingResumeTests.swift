@@ -116,12 +116,13 @@ import Training
         #expect(resumedWeights.metadata["saved_epoch"] == originalWeights.metadata["saved_epoch"])
     }
 
-    /// A finished trial whose `complete.json` was damaged afterwards (cut short, deleted) is moved
-    /// to `damaged-trials/` with a line naming the file and what is wrong at which line, and the
-    /// trial is trained again, to the same bits. Before, every resume retrained it and then failed
-    /// to put it in place ("Directory not empty"), naming no file.
-    @Test(arguments: ["{", nil])
-    func damagedCompletionMarkerIsSetAsideAndTheTrialTrainedAgain(marker: String?) throws {
+    /// A finished trial whose `complete.json` was damaged afterwards (cut short, deleted), or that
+    /// lost a file every reader needs (`metrics.json`), is moved to `damaged-trials/` with a line
+    /// naming the file and what is wrong at which line, and the trial is trained again, to the same
+    /// bits. Before, every resume retrained it and then failed to put it in place ("Directory not
+    /// empty"), naming no file; a lost `metrics.json` left it "finished" for status and run.
+    @Test(arguments: ["{", nil, "metrics.json"])
+    func damagedCompletionMarkerIsSetAsideAndTheTrialTrainedAgain(damage: String?) throws {
         let scratch = try TemporaryDirectory(prefix: "damaged-marker")
         let plan = try SweepLimitsTests.plan(scratch: scratch.url, learningRate: 1e-3)
         let trial = try #require(plan.trials.first)
@@ -129,13 +130,18 @@ import Training
         let folder = TrialRunner.folder(of: trial, in: scratch.url)
         let weights = try Data(contentsOf: folder.appendingPathComponent("weights.h5"))
         let markerURL = folder.appendingPathComponent(TrialRunner.completionMarker)
-        if let marker { try Data(marker.utf8).write(to: markerURL) } else { try FileManager.default.removeItem(at: markerURL) }
+        switch damage {
+        case "metrics.json": try FileManager.default.removeItem(at: folder.appendingPathComponent("metrics.json"))
+        case let marker?: try Data(marker.utf8).write(to: markerURL)
+        case nil: try FileManager.default.removeItem(at: markerURL)
+        }
+        let damagedFile = damage == "metrics.json" ? "metrics.json" : TrialRunner.completionMarker
         #expect(TrialRunner.outcome(of: trial, in: scratch.url) == nil)
         // `status` says so, naming the file, where it said "not submitted" before.
         try JSONEncoder().encode(SweepRecord(plan: plan)).write(to: scratch.url.appendingPathComponent(SweepRecord.fileName))
         let damagedStatus = try SweepStatus(folder: scratch.url)
         #expect(damagedStatus.rows.first?.state == .damaged, "\(damagedStatus.lines)")
-        #expect(damagedStatus.lines.first?.contains("trials/\(trial.id)/complete.json") == true, "\(damagedStatus.lines)")
+        #expect(damagedStatus.lines.first?.contains("trials/\(trial.id)/\(damagedFile)") == true, "\(damagedStatus.lines)")
 
         let lines = LogLines()
         let again = try TrialRunner(log: lines.append).run(trial, in: scratch.url)
@@ -144,8 +150,8 @@ import Training
         #expect(TrialRunner.outcome(of: trial, in: scratch.url) == first)
         let line = try #require(lines.lines.first { $0.contains("moved its folder to \(TrialRunner.damagedFoldersName)/\(trial.id)-") },
                                 "\(lines.lines)")
-        #expect(line.contains("trials/\(trial.id)/complete.json"), "\(line)")
-        if marker != nil { #expect(line.contains(":1:"), "the line of the damage: \(line)") }
+        #expect(line.contains("trials/\(trial.id)/\(damagedFile)"), "\(line)")
+        if damage == "{" { #expect(line.contains(":1:"), "the line of the damage: \(line)") }
         let damaged = try FileManager.default.contentsOfDirectory(
             atPath: scratch.url.appendingPathComponent(TrialRunner.damagedFoldersName).path)
         #expect(damaged.count == 1 && damaged[0].hasPrefix(trial.id))
