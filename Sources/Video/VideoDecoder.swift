@@ -63,7 +63,9 @@ public final class VideoDecoder {
     ///   otherwise (no permission, out of memory).
     public init(url: URL, options: VideoDecodingOptions = VideoDecodingOptions()) throws(VideoError) {
         let location = VideoFileLocation(path: url.path, log: FFmpegLogRecorder())
-        decoder = try location.log.recording { () throws(VideoError) in
+        // Opening does not settle: what FFmpeg logs while reading the stream information goes
+        // with the error of a file that then fails on its first frame (a truncated MP4).
+        decoder = try location.log.recording(settles: false) { () throws(VideoError) in
             let format = try location.perform(classifying: Self.openingFailureKind) { () throws(FFmpegFailure) in
                 try FormatContext(openingPath: url.path)
             }

@@ -73,7 +73,10 @@ public struct VideoError: Error, Equatable, Sendable, CustomStringConvertible, L
         var text = "video error: \(kind.summary) in '\(filePath)': "
         if let ffmpegFunction { text += "\(ffmpegFunction): " }
         text += ffmpegMessage
-        if !ffmpegLog.isEmpty { text += " (FFmpeg log: \(ffmpegLog.joined(separator: "; ")))" }
+        if !ffmpegLog.isEmpty {
+            let lines = ffmpegLog.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+            text += " (FFmpeg log: \(lines.joined(separator: "; ")))"
+        }
         return text
     }
 

@@ -114,6 +114,11 @@ import Testing
         let directory = try TemporaryDirectory()
         try Self.messiClip(directory.file("data/player/clip.mp4"), phase: 0)
         try Data("not a video".utf8).write(to: directory.file("data/player/broken.mp4"))
+        // An MP4 with its index first, cut short: it opens (FFmpeg logs while reading the stream
+        // information) and then fails on its first frame.
+        try Self.ffmpeg(["-i", directory.file("data/player/clip.mp4").path, "-c", "copy", "-movflags", "+faststart",
+                         directory.file("fast.mp4").path])
+        try Data(contentsOf: directory.file("fast.mp4")).prefix(25_000).write(to: directory.file("data/player/cut.mp4"))
         try Self.write(
             """
             { name: "check", dataset: { sources: [{ format: "video", path: "data" }] }, features: { frameRate: 10, cache: "cache" } }
@@ -124,6 +129,9 @@ import Testing
         // FFmpeg's explanation comes once, inside ActionLab's message, not also as FFmpeg's own `[mov,mp4,… @ 0x…]` lines.
         #expect(result.errorOutput.contains("(FFmpeg log: "), "\(result.errorOutput)")
         #expect(!result.errorOutput.contains(" @ 0x"), "\(result.errorOutput)")
+        let cut = try #require(result.errorOutput.split(separator: "\n").first { $0.hasPrefix("failed: ") && $0.contains("cut.mp4") },
+                               "\(result.errorOutput)")
+        #expect(cut.contains("(FFmpeg log: "), "what FFmpeg logged while opening it goes with the error: \(cut)")
         #expect(FileManager.default.fileExists(atPath: directory.file("out/check.md").path))
         #expect(try String(contentsOf: directory.file("out/videos.csv"), encoding: .utf8).contains("clip.mp4"))
     }

@@ -14,7 +14,9 @@ import Foundation
 /// What a recording thread would print is held until its call ends: printed when the call
 /// returns, dropped when it throws, since the error then carries FFmpeg's warnings and errors
 /// (``lines``) and whoever reports the error prints them once. When the call logged more lines
-/// than ``capacity``, the held text is printed anyway, so nothing the error lacks is lost.
+/// than ``capacity``, the held text is printed anyway, so nothing the error lacks is lost. A call
+/// that returns without settling (opening a file, which may yet fail on its first frame) passes
+/// its held text and lines on to the next call instead.
 ///
 /// A recorder belongs to one ``VideoDecoder`` and is used only on the thread running it.
 final class FFmpegLogRecorder {
@@ -25,24 +27,39 @@ final class FFmpegLogRecorder {
     /// the context's name: `avi: Packet corrupt (stream = 0, dts = 22)`.
     private(set) var lines: [String] = []
 
-    /// Clears ``lines`` and runs `body`, recording what FFmpeg logs on this thread meanwhile.
-    func recording<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    /// Runs `body`, recording what FFmpeg logs on this thread meanwhile, after clearing ``lines``
+    /// unless the previous call did not settle.
+    /// - Parameter settles: Whether a return from `body` settles what it logged (prints the held
+    ///   text); false for opening a file, whose lines then go with the next call's error.
+    func recording<Result, Failure: Error>(settles: Bool = true, _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         Self.install()
-        lines.removeAll()
+        if settled {
+            lines.removeAll()
+            heldOutput = ""
+            droppedLines = false
+        }
         partialLine = ""
-        heldOutput = ""
-        droppedLines = false
         let previous = pthread_getspecific(Self.threadKey)
         pthread_setspecific(Self.threadKey, Unmanaged.passUnretained(self).toOpaque())
         defer { pthread_setspecific(Self.threadKey, previous) }
         do {
             let result = try body()
-            releaseHeldOutput()
+            settled = settles
+            if settles { releaseHeldOutput() }
             return result
         } catch {
+            settled = true
             if droppedLines { releaseHeldOutput() } else { heldOutput = "" }
             throw error
         }
+    }
+
+    /// Whether the last call settled what it logged (see ``recording(settles:_:)``).
+    private var settled = true
+
+    /// A file opened and never read: what opening it logged is printed now.
+    deinit {
+        releaseHeldOutput()
     }
 
     /// The start of a line FFmpeg is logging in several calls (one ending without a newline).
