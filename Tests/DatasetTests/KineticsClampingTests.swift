@@ -35,7 +35,19 @@ import Testing
             let warnings = lines.lines.filter { $0.hasPrefix("warning: train: ") && $0.contains("clamped") }
             #expect(warnings.count == 1, "\(attempt): \(lines.lines)")
             #expect(warnings.first?.contains("3 keypoints were outside the image and clamped to its border; the first: "
-                + "\(directory.file("clips/b.json").path) frame_index 1 joint") == true, "\(attempt): \(warnings)")
+                + "\(directory.file("clips/b.json").path): frame_index 1 joint") == true, "\(attempt): \(warnings)")
         }
+        // A copy of the data set elsewhere reads the same cache entries, and its warning names its own file.
+        try FileManager.default.copyItem(at: directory.file("clips"), to: directory.file("copy"))
+        let copy = try ExperimentConfiguration.parse(
+            text: """
+                { name: 'x', features: { layout: 'vision18', frameRate: 30, cache: 'cache' },
+                  dataset: { sources: [{ format: 'kinetics', path: 'copy' }], validation: { strategy: 'none' } } }
+                """,
+            fileName: "x.json5", baseDirectory: directory.url)
+        let lines = LogLines()
+        let loaded = try DatasetLoader(configuration: copy, cache: try FeatureCache(directory: copy.features.cache), log: lines.append).load()
+        #expect(loaded.cacheHits == 2)
+        #expect(lines.lines.contains { $0.contains("the first: \(directory.file("copy/b.json").path): frame_index 1 joint") }, "\(lines.lines)")
     }
 }

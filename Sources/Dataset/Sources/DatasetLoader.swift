@@ -322,7 +322,7 @@ public struct DatasetLoader {
             }
             return (
                 result.entry.sequences.map(DatasetSequence.init), result.entry.key.hexDigest, hash.hexDigest, result.hit,
-                ClampedKeypoints(metadata: result.entry.metadata))
+                ClampedKeypoints(metadata: result.entry.metadata)?.located(at: sample.file.path))
         case .uea, .csv, .kinetics, .mat:
             let imported = try importFile(sample.file, label: sample.label, source: source)
             return (imported.sequences.map(DatasetSequence.init(cached:)), imported.key, imported.sourceHash, imported.hit, imported.clamped)
@@ -368,7 +368,7 @@ public struct DatasetLoader {
             }
             return ImportedContents(sequences: try importer.importSequences(from: file, layout: layout, frameRate: source.frameRate, label: label))
         }
-        let clamped = source.format == .kinetics ? ClampedKeypoints(metadata: result.metadata) : nil
+        let clamped = source.format == .kinetics ? ClampedKeypoints(metadata: result.metadata)?.located(at: file.path) : nil
         return (result.sequences, result.key.hexDigest, result.sourceHash.hexDigest, result.hit, clamped)
     }
 

@@ -10,8 +10,11 @@
 public struct ClampedKeypoints: Sendable, Equatable {
     /// Detected keypoints with x or y outside [0, 1] after normalization.
     public var count: Int
-    /// The first of them: file, frame (0-based, in frame order), joint name and its coordinates
-    /// as read (pixels for OpenPose, normalized for Kinetics); nil when ``count`` is 0.
+    /// The first of them, relative to the file or folder imported (a cache entry serves every
+    /// path with the same contents): the frame file for OpenPose, the frame (0-based, in frame
+    /// order, or Kinetics' `frame_index`), the joint name and its coordinates as read (pixels for
+    /// OpenPose, normalized for Kinetics); ``located(at:)`` puts the path in front. Nil when
+    /// ``count`` is 0.
     public var first: String?
 
     /// No clamped keypoint.
@@ -40,6 +43,11 @@ public struct ClampedKeypoints: Sendable, Equatable {
     public init?(metadata: [String: String]) {
         guard let text = metadata[Self.countKey], let count = Int(text), count >= 0 else { return nil }
         self.init(count: count, first: metadata[Self.firstKey])
+    }
+
+    /// These facts with the imported file or folder `path` in front of ``first``: `path: first`.
+    public func located(at path: String) -> ClampedKeypoints {
+        ClampedKeypoints(count: count, first: first.map { "\(path): \($0)" })
     }
 
     /// Adds the keypoints of `other` (an importer's next file) to these; ``first`` stays the earliest.

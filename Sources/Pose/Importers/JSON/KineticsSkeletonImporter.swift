@@ -32,8 +32,8 @@ public struct KineticsSkeletonImporter: SequenceImporter {
     /// Reads the file `url` as ``importSequences(from:layout:frameRate:label:)`` does, and counts
     /// the detected keypoints of the kept skeletons that lay outside [0, 1] and were clamped.
     ///
-    /// - Returns: The file's one sequence, and the clamped keypoints (the first named by file,
-    ///   frame index, joint and its normalized coordinates as read).
+    /// - Returns: The file's one sequence, and the clamped keypoints (the first named by its
+    ///   `frame_index`, joint and normalized coordinates as read).
     /// - Throws: As ``importSequences(from:layout:frameRate:label:)``.
     public func importContents(from url: URL, layout: SkeletonLayout, frameRate: Double, label: String?)
         throws -> (sequences: [LabeledSequence], clamped: ClampedKeypoints) {
@@ -56,7 +56,7 @@ public struct KineticsSkeletonImporter: SequenceImporter {
             }
             let people = try (try frame.member("skeleton")?.elements() ?? []).map(person(from:))
             let kept = OpenPoseSkeleton.keptPerson(among: people, counting: &clamped) { joint in
-                "\(url.path) frame_index \(index) joint \(layout.joints[joint.joint]) at (\(joint.x), \(joint.y))"
+                "frame_index \(index) joint \(layout.joints[joint.joint]) at (\(joint.x), \(joint.y))"
             }
             frames.append((index, (kept ?? .undetected).frameValues))
         }

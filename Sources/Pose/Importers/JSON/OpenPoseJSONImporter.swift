@@ -48,8 +48,8 @@ public struct OpenPoseJSONImporter: SequenceImporter {
     ///   - label: The sequence's label.
     ///   - readFiles: Bytes of some of the folder's files, by file name, already read by the
     ///     caller (to hash the folder, say); these files are not read again. Default none.
-    /// - Returns: The folder's one sequence, and the clamped keypoints (the first named by file,
-    ///   frame, joint and its pixel coordinates).
+    /// - Returns: The folder's one sequence, and the clamped keypoints (the first named by its
+    ///   frame file's name, frame, joint and pixel coordinates).
     /// - Throws: As ``importSequences(from:layout:frameRate:label:)``.
     public func importContents(
         from url: URL, layout: SkeletonLayout, frameRate: Double, label: String?, readFiles: [String: Data] = [:]
@@ -68,7 +68,7 @@ public struct OpenPoseJSONImporter: SequenceImporter {
         for (frame, file) in files.enumerated() {
             let people = try self.people(in: file.path, bytes: readFiles[file.name])
             let kept = OpenPoseSkeleton.keptPerson(among: people, counting: &clamped) { joint in
-                "\(file.path) frame \(frame) joint \(layout.joints[joint.joint]) at "
+                "\(file.name) frame \(frame) joint \(layout.joints[joint.joint]) at "
                     + "(\(Self.pixels(joint.x, imageWidth)), \(Self.pixels(joint.y, imageHeight))) px"
             }
             keypoints += (kept ?? .undetected).frameValues
