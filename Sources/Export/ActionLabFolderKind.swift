@@ -28,6 +28,18 @@ public enum ActionLabFolderKind: Sendable, CaseIterable, CustomStringConvertible
         }
     }
 
+    /// The file that marks a folder of this kind that holds folders of its own (a sweep's
+    /// `trials/`, a trial's `scores/`, an ensemble's `members/`), a name no other tool writes:
+    /// `sweep.json`, `complete.json`, `ensemble.json`; nil for a model export, which holds no folders.
+    public var folderMarker: String? {
+        switch self {
+        case .sweep: SweepRecord.fileName
+        case .trial: TrialRunner.completionMarker
+        case .singleModelExport: nil
+        case .ensembleExport: EnsembleExporter.descriptionName
+        }
+    }
+
     /// `a sweep folder of actionlab run`, `a trial folder of actionlab run`, `a model export
     /// folder`, `a stream-ensemble export folder`.
     public var description: String {

@@ -39,6 +39,18 @@ import Testing
             let error = #expect(throws: (any Error).self) { try PredictionFolder.checkUsable(folder) }
             #expect("\(error.map { "\($0)" } ?? "")".contains("it is \(kind) (it holds \(file)); predictions go into a folder of their own"),
                     "\(String(describing: error))")
+            // Nor a folder inside one, new or existing (a sweep's trials/, an ensemble's members/); a model export has no
+            // folders, and its config.json alone (a common name) says nothing about the folders above a predictions folder.
+            guard file != "weights.h5" else {
+                try PredictionFolder.checkUsable(folder.appendingPathComponent("predictions"))
+                continue
+            }
+            for inside in ["trials", "members/joint/new"] {
+                let nested = folder.appendingPathComponent(inside)
+                let error = #expect(throws: (any Error).self) { try PredictionFolder.checkUsable(nested) }
+                #expect("\(error.map { "\($0)" } ?? "")".contains("it is inside \(kind), \(folder.path) (it holds \(file))"),
+                        "\(String(describing: error))")
+            }
         }
     }
 }

@@ -26,13 +26,33 @@ public enum PredictionFolder {
         }
     }
 
-    /// Refuses a folder that belongs to a sweep, a trial or an export.
+    /// Refuses a folder that is a sweep, trial or export folder, or lies up to three levels
+    /// inside a sweep, trial or stream-ensemble export folder.
     ///
     /// - Throws: `ReportError.writeFailed` naming the folder and what it is.
     public static func checkUsable(_ folder: URL) throws {
+        let folder = folder.standardizedFileURL
         if let (kind, marker) = ActionLabFolderKind.kinds(of: folder).first {
             throw ReportError.writeFailed(
                 path: folder.path, reason: "it is \(kind) (it holds \(marker)); predictions go into a folder of their own (--output DIR)")
+        }
+        // Nor a folder up to three levels inside one that has folders of its own (a sweep's
+        // trials/, a trial's scores/, an ensemble's members/<stream>/), which it would clutter. Only
+        // the files no other tool writes count here: a `config.json` above a predictions folder
+        // is no sign of an export.
+        var ancestor = folder.deletingLastPathComponent()
+        for _ in 0..<3 where ancestor.path != "/" && !ancestor.path.isEmpty {
+            let found = ActionLabFolderKind.allCases.lazy.compactMap { kind -> (kind: ActionLabFolderKind, marker: String)? in
+                guard let marker = kind.folderMarker,
+                      FileManager.default.fileExists(atPath: ancestor.appendingPathComponent(marker).path) else { return nil }
+                return (kind, marker)
+            }.first
+            if let (kind, marker) = found {
+                throw ReportError.writeFailed(
+                    path: folder.path,
+                    reason: "it is inside \(kind), \(ancestor.path) (it holds \(marker)); predictions go into a folder of their own (--output DIR)")
+            }
+            ancestor = ancestor.deletingLastPathComponent()
         }
     }
 
