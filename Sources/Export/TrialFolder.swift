@@ -29,9 +29,17 @@ public struct TrialFolder: Sendable, Hashable {
     /// The URL of a file in the folder.
     public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
 
-    /// The required files that are absent (an unfinished trial lacks some).
+    /// The required files that are absent (an unfinished trial lacks some), and `a readable
+    /// complete.json` when the completion marker is there but does not decode (damaged after the
+    /// trial finished: `status` shows such a trial as damaged, and the next run trains it again).
     public var missingFiles: [String] {
-        Self.requiredFiles.map(\.name).filter { !FileManager.default.fileExists(atPath: file($0).path) }
+        let absent = Self.requiredFiles.map(\.name).filter { !FileManager.default.fileExists(atPath: file($0).path) }
+        guard !absent.contains(TrialRunner.completionMarker) else { return absent }
+        let marker = try? Data(contentsOf: file(TrialRunner.completionMarker))
+        guard let marker, (try? JSONDecoder().decode(TrialOutcome.self, from: marker)) != nil else {
+            return absent + ["a readable \(TrialRunner.completionMarker)"]
+        }
+        return absent
     }
 
     /// Whether `url` holds a trained model (`weights.h5`), i.e. is a trial folder rather than a report.

@@ -97,7 +97,7 @@ public struct TrialSelection: Sendable {
             let missing = folder.missingFiles
             return missing.isEmpty ? nil : (folder.id, missing)
         }
-        let complete = folders.filter { $0.missingFiles.isEmpty }
+        let complete = folders.filter { folder in !incomplete.contains { $0.id == folder.id } }
         guard !complete.isEmpty else {
             throw ExportError.noCompleteTrials(
                 folder: directory.path,
@@ -113,6 +113,11 @@ public struct TrialSelection: Sendable {
         if let trialID {
             guard let chosen = candidates.first(where: { $0.folder.id == trialID || $0.folder.url.lastPathComponent == trialID })
             else {
+                // A trial that is there but unfinished or damaged is named as such, not as unknown.
+                if let unfinished = incomplete.first(where: { $0.id == trialID || $0.id.hasSuffix("/\(trialID)") }) {
+                    throw ExportError.noCompleteTrials(
+                        folder: directory.path, missing: ["\(unfinished.id) lacks \(unfinished.missing.joined(separator: ", "))"])
+                }
                 throw ExportError.unknownTrial(trialID, folder: directory.path, available: candidates.map(\.folder.id))
             }
             return TrialSelection(candidates: candidates, chosen: chosen, rule: "named with --trial \(trialID)", incomplete: incomplete)

@@ -25,7 +25,11 @@ import Training
         var splits = [#""test": \#(scores(0.5, 1))"#]
         if let validation { splits.append(#""validation": \#(scores(validation.accuracy, validation.loss))"#) }
         for name in files ?? TrialFolder.requiredFiles.map(\.name) {
-            let text = name == "metrics.json" ? "{" + splits.joined(separator: ",") + "}" : ""
+            let text = switch name {
+            case "metrics.json": "{" + splits.joined(separator: ",") + "}"
+            case TrialRunner.completionMarker: #"{"id": "x", "index": 0, "cell": 0, "seed": 1, "values": [], "splits": {}, "epochs": 1}"#
+            default: ""
+            }
             try Data(text.utf8).write(to: folder.appendingPathComponent(name))
         }
     }
@@ -51,6 +55,21 @@ import Training
         let named = try TrialSelection.select(in: report, trialID: "b")
         #expect(named.chosen.folder.id == "trials/b")
         #expect(named.rule == "named with --trial b")
+
+        // A completion marker damaged after the trial finished: the trial is left out as incomplete, and naming it
+        // says what it lacks rather than that there is no such trial.
+        try Data("{".utf8).write(to: report.appendingPathComponent("trials/b/\(TrialRunner.completionMarker)"))
+        let damaged = try TrialSelection.select(in: report)
+        #expect(damaged.chosen.folder.id == "trials/s3")
+        #expect(damaged.incomplete.map(\.id) == ["trials/b", "trials/s4"])
+        #expect(damaged.incomplete.first?.missing == ["a readable complete.json"])
+        #expect(throws: ExportError.noCompleteTrials(folder: report.path, missing: ["trials/b lacks a readable complete.json"])) {
+            try TrialSelection.select(in: report, trialID: "b")
+        }
+        #expect(throws: ExportError.noCompleteTrials(
+            folder: report.appendingPathComponent("trials/b").path, missing: ["b lacks a readable complete.json"])) {
+            try TrialSelection.select(in: report.appendingPathComponent("trials/b"))
+        }
     }
 
     @Test func errorsNameTheFolderAndWhatIsMissing() throws {
