@@ -129,7 +129,9 @@ public struct SweepStatus: Sendable {
             if let job = row.job { line += ", Slurm task \(job)" }
             if let state = row.slurmState { line += " (\(state))" }
             if let log = row.log, row.state != .finished { line += ", log \(log.path)" }
-            if let damage = row.damage { line += " (\(damage); the next run moves the folder to \(TrialRunner.damagedFoldersName)/ and trains it again)" }
+            if let damage = row.damage {
+                line += " (\(damage); the next run moves trials/\(row.id) to \(TrialRunner.damagedFoldersName)/ and trains the trial again)"
+            }
             return line
         }
         lines.append([State.finished, .running, .pending, .failed, .interrupted, .damaged, .notSubmitted].compactMap { state in

@@ -41,7 +41,7 @@ final class ProgressDisplay {
                 extractedVideos += 1
                 framesDone += frames
                 if !isTerminal {
-                    Console.progress(prefix + "extracted \(frames) frames in \(String(format: "%.1f", seconds)) s "
+                    Console.progress(prefix + "extracted \(frames) frame\(frames == 1 ? "" : "s") in \(String(format: "%.1f", seconds)) s "
                         + "(\(String(format: "%.1f", Double(frames) / max(seconds, 1e-9))) frames/s)")
                 }
             case let .failed(message):

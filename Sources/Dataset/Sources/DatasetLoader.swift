@@ -125,7 +125,7 @@ public struct DatasetLoader {
                     let files = fileCount == 1 ? "1 file" : "\(fileCount) files"
                     // Under the `fail` policy a failed file stops the run: its error says it all.
                     guard failures.isEmpty else { continue }
-                    log("\(sourceRole): \(source.path.path): \(sequenceCount) sequences from \(files) "
+                    log("\(sourceRole): \(source.path.path): \(sequenceCount) sequence\(sequenceCount == 1 ? "" : "s") from \(files) "
                         + "(\(hitCount) from the cache, \(fileCount - hitCount) imported)")
                     if clamped.count > 0 { log(Self.clampingWarning(clamped, role: sourceRole, source: source)) }
                     if sequenceCount == 0 && sourceRole == "train" { emptyTrainingSources.append(source.path.path) }
