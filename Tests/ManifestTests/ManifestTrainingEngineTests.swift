@@ -107,9 +107,9 @@ import Testing
         let joints = try fixture.parse(ManifestFixture.minimal("model: { kind: 'stgcn-small', stream: 'joint' }"))
         let plain = try fixture.parse(ManifestFixture.minimal("model: { kind: 'stgcn-small' }"))
         let bones = try fixture.parse(ManifestFixture.minimal("model: { kind: 'stgcn-small', stream: 'bone' }"))
-        #expect(try joints.resolvedJSON() == plain.resolvedJSON())
-        #expect(try !plain.resolvedJSON().contains("stream"))
-        let bonesJSON = try bones.resolvedJSON()
+        #expect(joints.resolvedJSON() == plain.resolvedJSON())
+        #expect(!plain.resolvedJSON().contains("stream"))
+        let bonesJSON = bones.resolvedJSON()
         #expect(bonesJSON.range(of: #""stream"\s*:\s*"bone""#, options: .regularExpression) != nil, "\(bonesJSON)")
         #expect(bones.model.stream == .bone && plain.model.stream == .joint)
         #expect(bones.model.settingsDescription.hasSuffix("bone stream"))
@@ -133,7 +133,7 @@ import Testing
         #expect(overridden.planDescription().contains("recipe pyskl: 30 epochs"))
         #expect(overridden.planDescription().contains("momentum 0.9, Nesterov"))
 
-        let json = try overridden.resolvedJSON()
+        let json = overridden.resolvedJSON()
         for pattern in [#""recipe"\s*:\s*"pyskl""#, #""optimizer"\s*:\s*"sgd""#, #""nesterov"\s*:\s*true"#,
                         #""momentum"\s*:\s*0\.9"#, #""weightDecay"\s*:\s*0\.0005"#, #""kind"\s*:\s*"cosine""#,
                         #""minimumLearningRate"\s*:\s*0[,\s}]"#, #""learningRate"\s*:\s*0\.05"#] {
