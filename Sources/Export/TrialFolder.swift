@@ -1,5 +1,6 @@
 import Foundation
 import JSON5
+import NeuralNetwork
 import Sweeps
 
 /// The folder of one trained trial: `weights.h5`, `config.json`, `metrics.json` and
@@ -30,8 +31,10 @@ public struct TrialFolder: Sendable, Hashable {
     public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
 
     /// The required files that are absent (an unfinished trial lacks some), and `a readable
-    /// complete.json` when the completion marker is there but does not decode (damaged after the
-    /// trial finished: `status` shows such a trial as damaged, and the next run trains it again).
+    /// complete.json` when the completion marker is there but does not decode, or `a readable
+    /// weights.h5 (<why>)` when the weights do not open (``Checkpoint/openingProblem(at:)``:
+    /// truncated, not HDF5): damaged after the trial finished, which `status` shows as damaged
+    /// and the next run trains again.
     public var missingFiles: [String] {
         let absent = Self.requiredFiles.map(\.name).filter { !FileManager.default.fileExists(atPath: file($0).path) }
         guard !absent.contains(TrialRunner.completionMarker) else { return absent }
@@ -39,7 +42,8 @@ public struct TrialFolder: Sendable, Hashable {
         guard let marker, (try? JSONDecoder().decode(TrialOutcome.self, from: marker)) != nil else {
             return absent + ["a readable \(TrialRunner.completionMarker)"]
         }
-        return absent
+        guard !absent.contains("weights.h5"), let problem = Checkpoint.openingProblem(at: file("weights.h5")) else { return absent }
+        return absent + ["a readable weights.h5 (\(problem))"]
     }
 
     /// Whether `url` holds a trained model (`weights.h5`), i.e. is a trial folder rather than a report.

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// Where every trial of a sweep folder stands (`actionlab status DIR`): finished, running,
 /// pending, failed, interrupted, damaged or not submitted, with the Slurm job, task, state and log
@@ -32,7 +33,8 @@ public struct SweepStatus: Sendable {
     }
 
     public var rows: [Row]
-    /// Whether `leaderboard.csv` exists and is newer than every finished trial's `complete.json`.
+    /// Whether `leaderboard.csv` exists, is newer than every finished trial's `complete.json` and
+    /// counts as many trials as have finished.
     public var reportsAreCurrent: Bool
 
     /// Reads the folder and asks Slurm about its submissions' tasks: `squeue` for the live ones,
@@ -77,7 +79,23 @@ public struct SweepStatus: Sendable {
         }
         let leaderboard = folder.appendingPathComponent("leaderboard.csv")
         let written = (try? FileManager.default.attributesOfItem(atPath: leaderboard.path))?[.modificationDate] as? Date
-        reportsAreCurrent = written.map { $0 >= newest } ?? false
+        // Also counting exactly the finished trials: a trial damaged or removed after the reports
+        // were written leaves them counting it, however new they are.
+        reportsAreCurrent = (written.map { $0 >= newest } ?? false)
+            && Self.trialsCounted(byLeaderboard: leaderboard) == rows.filter { $0.state == .finished }.count
+    }
+
+    /// The number of trials `leaderboard.csv` counts, the sum of its `seeds` column; nil when the
+    /// file cannot be read or parsed.
+    static func trialsCounted(byLeaderboard url: URL) -> Int? {
+        guard let text = try? String(contentsOf: url, encoding: .utf8), let table = try? Table.parse(csv: text),
+              let column = table.column(named: "seeds") else { return nil }
+        var count = 0
+        for row in table.rows {
+            guard let seeds = Int(row[column]) else { return nil }
+            count += seeds
+        }
+        return count
     }
 
     /// `row` with what the folder itself says of an unfinished trial: running while a process

@@ -61,13 +61,20 @@ public struct TrialRunner {
         finishedFiles(of: outcome).filter { !FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
     }
 
+    /// Why the `weights.h5` of a finished trial that did not diverge cannot be read
+    /// (``Checkpoint/openingProblem(at:)``: truncated, not HDF5), or nil.
+    private static func unreadableWeights(of outcome: TrialOutcome, in folder: URL) -> String? {
+        guard outcome.diverged == nil else { return nil }
+        return Checkpoint.openingProblem(at: folder.appendingPathComponent("weights.h5"))
+    }
+
     /// The outcome of a finished trial, or nil if it has not finished, or its folder was damaged
     /// afterwards (``damage(of:in:)``).
     public static func outcome(of trial: Trial, in sweepFolder: URL) -> TrialOutcome? {
         let folder = folder(of: trial, in: sweepFolder)
         guard let data = try? Data(contentsOf: folder.appendingPathComponent(completionMarker)),
               let outcome = try? JSONDecoder().decode(TrialOutcome.self, from: data),
-              missingFiles(of: outcome, in: folder).isEmpty
+              missingFiles(of: outcome, in: folder).isEmpty, unreadableWeights(of: outcome, in: folder) == nil
         else { return nil }
         return outcome
     }
@@ -299,9 +306,10 @@ public struct TrialRunner {
     public static let damagedFoldersName = "damaged-trials"
 
     /// What is wrong with the folder of `trial` when it exists but has no readable completion
-    /// marker, or lacks a file of a finished trial (see ``setAsideDamagedFolder(of:in:)``):
-    /// `trials/<id>/complete.json` missing, its parse error with file and line, or
-    /// `trials/<id>/metrics.json is missing`; nil when there is no folder or it is whole.
+    /// marker, lacks a file of a finished trial, or its weights do not open (see
+    /// ``setAsideDamagedFolder(of:in:)``): `trials/<id>/complete.json` missing, its parse error
+    /// with file and line, `trials/<id>/metrics.json is missing`, or `trials/<id>/weights.h5
+    /// cannot be read: truncated file: …`; nil when there is no folder or it is whole.
     public static func damage(of trial: Trial, in sweepFolder: URL) -> String? {
         let folder = folder(of: trial, in: sweepFolder)
         var isDirectory: ObjCBool = false
@@ -322,11 +330,11 @@ public struct TrialRunner {
             return missing.map { "trials/\(trial.id)/\($0)" }.joined(separator: ", ") + (missing.count == 1 ? " is" : " are")
                 + " missing from the finished trial"
         }
-        return nil
+        return unreadableWeights(of: outcome, in: folder).map { "trials/\(trial.id)/weights.h5 cannot be read: \($0)" }
     }
 
     /// Moves the folder of `trial` out of `trials/` when it exists but has no readable
-    /// completion marker or lacks a finished trial's file, into ``damagedFoldersName``/`<id>-<UUID>`.
+    /// completion marker, lacks a finished trial's file or holds weights that do not open, into ``damagedFoldersName``/`<id>-<UUID>`.
     ///
     /// A trial folder appears whole, by `rename(2)`, with its marker written last, so such a folder
     /// was damaged after the fact (a marker deleted, truncated or edited). Left in place, it would

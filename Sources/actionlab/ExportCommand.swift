@@ -61,6 +61,11 @@ enum ExportCommand: Subcommand {
             let formats = try parsed.value(of: format).map(ExportFormat.parseList) ?? ExportFormat.defaultFormats
             let result = try ModelExporter(formats: formats).export(from: directory, trialID: parsed.value(of: trial), to: output)
             let chosen = result.selection.chosen
+            // Folders of trials damaged after they finished (or of an older, unfinished layout):
+            // named here, not only in the model card.
+            for (id, missing) in result.selection.incomplete {
+                Console.progress("warning: left out \(id): it lacks \(missing.joined(separator: ", "))")
+            }
             Console.progress("exported \(chosen.folder.id) (\(result.selection.rule)): "
                 + result.files.map(\.lastPathComponent).joined(separator: ", "))
             print(output.path)

@@ -50,6 +50,22 @@ import Testing
         let direct = try CommandLineTool.run(["export", "reports/run/trials/\(first)", "--format", "h5", "--output", "direct"], in: scratch.url)
         #expect(direct.status == 0, "\(direct.errorOutput)")
         #expect(try Data(contentsOf: scratch.file("direct/weights.h5")) == Data(contentsOf: scratch.file("reports/run/trials/\(first)/weights.h5")))
+
+        // Weights cut short after the run: `status` calls the trial damaged and the reports stale (they
+        // count it), and exporting the sweep leaves it out, saying why on standard error.
+        let cut = scratch.file("reports/run/trials/\(first)/weights.h5")
+        let bytes = try Data(contentsOf: cut)
+        try bytes.prefix(bytes.count / 2).write(to: cut)
+        let status = try CommandLineTool.run(["status", "reports/run"], in: scratch.url)
+        #expect(status.status == 0, "\(status.errorOutput)")
+        #expect(status.output.contains("trials/\(first)/weights.h5 cannot be read: ") && status.output.contains("truncated file"),
+                "\(status.output)")
+        #expect(status.output.contains("1 finished, 1 damaged; reports not current"), "\(status.output)")
+        let partial = try CommandLineTool.run(["export", "reports/run", "--output", "partial"], in: scratch.url)
+        #expect(partial.status == 0, "\(partial.errorOutput)")
+        #expect(partial.errorOutput.contains("warning: left out trials/\(first): it lacks a readable weights.h5 (")
+                && partial.errorOutput.contains("truncated file"), "\(partial.errorOutput)")
+        #expect(partial.errorOutput.contains("exported trials/\(second) ("), "\(partial.errorOutput)")
     }
 
     @Test func errorsNameWhatIsMissing() throws {

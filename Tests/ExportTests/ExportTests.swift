@@ -16,7 +16,8 @@ import Training
 /// safetensors) against ActionLab's own predictions on real windows.
 @Suite(.serialized) struct ExportTests {
     /// Writes a fake trial folder: the required files, with `metrics.json` holding the given
-    /// validation accuracy and loss (the selection reads nothing else).
+    /// validation accuracy and loss (the selection reads nothing else) and `weights.h5` a
+    /// checkpoint without tensors (the selection only checks that it opens).
     static func fakeTrial(_ folder: URL, validation: (accuracy: Double, loss: Double)?, files: [String]? = nil) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         func scores(_ accuracy: Double, _ loss: Double) -> String {
@@ -25,12 +26,14 @@ import Training
         var splits = [#""test": \#(scores(0.5, 1))"#]
         if let validation { splits.append(#""validation": \#(scores(validation.accuracy, validation.loss))"#) }
         for name in files ?? TrialFolder.requiredFiles.map(\.name) {
-            let text = switch name {
-            case "metrics.json": "{" + splits.joined(separator: ",") + "}"
-            case TrialRunner.completionMarker: #"{"id": "x", "index": 0, "cell": 0, "seed": 1, "values": [], "splits": {}, "epochs": 1}"#
-            default: ""
+            let url = folder.appendingPathComponent(name)
+            switch name {
+            case "weights.h5": try Checkpoint(model: []).write(to: url)
+            case "metrics.json": try Data(("{" + splits.joined(separator: ",") + "}").utf8).write(to: url)
+            case TrialRunner.completionMarker:
+                try Data(#"{"id": "x", "index": 0, "cell": 0, "seed": 1, "values": [], "splits": {}, "epochs": 1}"#.utf8).write(to: url)
+            default: try Data().write(to: url)
             }
-            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
         }
     }
 
@@ -70,6 +73,17 @@ import Training
             folder: report.appendingPathComponent("trials/b").path, missing: ["b lacks a readable complete.json"])) {
             try TrialSelection.select(in: report.appendingPathComponent("trials/b"))
         }
+
+        // Weights cut short after the trial finished: left out as well, with HDF5's reason. Before,
+        // the trial was chosen and the export failed on HDF5's "truncated file".
+        let cut = report.appendingPathComponent("trials/s3/weights.h5")
+        let bytes = try Data(contentsOf: cut)
+        try bytes.prefix(bytes.count / 2).write(to: cut)
+        let truncated = try TrialSelection.select(in: report)
+        #expect(truncated.chosen.folder.id == "trials/s2")
+        let s3 = try #require(truncated.incomplete.first { $0.id == "trials/s3" })
+        #expect(s3.missing.count == 1 && s3.missing[0].hasPrefix("a readable weights.h5 (") && s3.missing[0].contains("truncated"),
+                "\(s3.missing)")
     }
 
     @Test func errorsNameTheFolderAndWhatIsMissing() throws {

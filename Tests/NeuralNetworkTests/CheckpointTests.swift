@@ -44,4 +44,22 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: directory.file("other.h5").path))
     }
+
+    /// The cheap check `status` and `run` make of every finished trial's weights: a whole file
+    /// passes; one cut short, an empty one and a file that is not HDF5 fail with HDF5's reason.
+    @Test func openingProblemFindsATruncatedFile() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("weights.h5")
+        try Checkpoint(model: try model(seed: 1).stateDictionary(), metadata: ["model": "x"]).write(to: url)
+        #expect(Checkpoint.openingProblem(at: url) == nil)
+        let bytes = try Data(contentsOf: url)
+        try bytes.prefix(bytes.count - 1).write(to: directory.file("cut.h5"))
+        let cut = try #require(Checkpoint.openingProblem(at: directory.file("cut.h5")))
+        #expect(cut.contains("truncated file"), "\(cut)")
+        try Data().write(to: directory.file("empty.h5"))
+        #expect(Checkpoint.openingProblem(at: directory.file("empty.h5")) != nil)
+        try Data("{}".utf8).write(to: directory.file("json.h5"))
+        #expect(Checkpoint.openingProblem(at: directory.file("json.h5")) != nil)
+        #expect(Checkpoint.openingProblem(at: directory.file("absent.h5")) != nil)
+    }
 }

@@ -120,8 +120,9 @@ import Training
     /// lost a file every reader needs (`metrics.json`), is moved to `damaged-trials/` with a line
     /// naming the file and what is wrong at which line, and the trial is trained again, to the same
     /// bits. Before, every resume retrained it and then failed to put it in place ("Directory not
-    /// empty"), naming no file; a lost `metrics.json` left it "finished" for status and run.
-    @Test(arguments: ["{", nil, "metrics.json"])
+    /// empty"), naming no file; a lost `metrics.json` left it "finished" for status and run, and so
+    /// did a `weights.h5` cut short (export then failed on it).
+    @Test(arguments: ["{", nil, "metrics.json", "weights.h5"])
     func damagedCompletionMarkerIsSetAsideAndTheTrialTrainedAgain(damage: String?) throws {
         let scratch = try TemporaryDirectory(prefix: "damaged-marker")
         let plan = try SweepLimitsTests.plan(scratch: scratch.url, learningRate: 1e-3)
@@ -129,18 +130,25 @@ import Training
         let first = try TrialRunner().run(trial, in: scratch.url)
         let folder = TrialRunner.folder(of: trial, in: scratch.url)
         let weights = try Data(contentsOf: folder.appendingPathComponent("weights.h5"))
+        try JSONEncoder().encode(SweepRecord(plan: plan)).write(to: scratch.url.appendingPathComponent(SweepRecord.fileName))
+        try Leaderboard(plan: plan, folder: scratch.url).csvTable.csv
+            .write(to: scratch.url.appendingPathComponent("leaderboard.csv"), atomically: true, encoding: .utf8)
+        #expect(try SweepStatus(folder: scratch.url).reportsAreCurrent)
         let markerURL = folder.appendingPathComponent(TrialRunner.completionMarker)
         switch damage {
         case "metrics.json": try FileManager.default.removeItem(at: folder.appendingPathComponent("metrics.json"))
+        case "weights.h5": try weights.prefix(weights.count / 2).write(to: folder.appendingPathComponent("weights.h5"))
         case let marker?: try Data(marker.utf8).write(to: markerURL)
         case nil: try FileManager.default.removeItem(at: markerURL)
         }
-        let damagedFile = damage == "metrics.json" ? "metrics.json" : TrialRunner.completionMarker
+        let damagedFile = damage.map { $0.hasSuffix(".json") || $0.hasSuffix(".h5") ? $0 : TrialRunner.completionMarker }
+            ?? TrialRunner.completionMarker
         #expect(TrialRunner.outcome(of: trial, in: scratch.url) == nil)
-        // `status` says so, naming the file, where it said "not submitted" before.
-        try JSONEncoder().encode(SweepRecord(plan: plan)).write(to: scratch.url.appendingPathComponent(SweepRecord.fileName))
+        // `status` says so, naming the file, where it said "not submitted" before; the leaderboard
+        // written before counts the trial, so the reports are no longer current.
         let damagedStatus = try SweepStatus(folder: scratch.url)
         #expect(damagedStatus.rows.first?.state == .damaged, "\(damagedStatus.lines)")
+        #expect(damagedStatus.lines.last?.hasSuffix("; reports not current") == true, "\(damagedStatus.lines)")
         #expect(damagedStatus.lines.first?.contains("trials/\(trial.id)/\(damagedFile)") == true, "\(damagedStatus.lines)")
 
         let lines = LogLines()
@@ -152,6 +160,7 @@ import Training
                                 "\(lines.lines)")
         #expect(line.contains("trials/\(trial.id)/\(damagedFile)"), "\(line)")
         if damage == "{" { #expect(line.contains(":1:"), "the line of the damage: \(line)") }
+        if damage == "weights.h5" { #expect(line.contains("truncated"), "HDF5's reason: \(line)") }
         let damaged = try FileManager.default.contentsOfDirectory(
             atPath: scratch.url.appendingPathComponent(TrialRunner.damagedFoldersName).path)
         #expect(damaged.count == 1 && damaged[0].hasPrefix(trial.id))

@@ -104,6 +104,28 @@ public struct Checkpoint {
         bestModel = try root.contains("best_model") ? try Self.readTensors(root.openGroup("best_model")) : nil
     }
 
+    /// Why the file at `url` cannot be a whole checkpoint, found without reading its tensors:
+    /// HDF5 does not open it (it is not HDF5, or it is truncated: the end of file its superblock
+    /// records lies beyond its size), or its root `format` attribute is not ``format``. A changed
+    /// byte inside a tensor is not looked for here; its Fletcher-32 checksum fails the read.
+    ///
+    /// Cheap enough for every trial of a sweep each time `status` or `run` looks at them (it reads
+    /// the superblock and the root attributes).
+    /// - Returns: HDF5's message or what is wrong, without the path; nil when the file is whole.
+    public static func openingProblem(at url: URL) -> String? {
+        do {
+            let file = try HDF5File.open(at: url, mode: .readOnly)
+            defer { try? file.close() }
+            let attributes = try file.root().attributes
+            let format = try attributes.contains("format") ? try attributes.string("format") : ""
+            return format == Self.format ? nil : "not an ActionLab checkpoint (format '\(format)')"
+        } catch let error as HDF5Error {
+            return error.hdf5Message.isEmpty ? "\(error)" : error.hdf5Message
+        } catch {
+            return "\(error)"
+        }
+    }
+
     private static func writeTensors(_ tensors: [(name: String, tensor: Tensor)], into group: HDF5Group) throws {
         try group.attributes.write(tensors.map(\.name), named: "tensor_names")
         for (name, tensor) in tensors {
