@@ -13,6 +13,10 @@ extension PoseEstimationConfiguration: ManifestSection {
                     "MediaPipe's landmark presence threshold"),
             Setting("minTrackingConfidence", \.minTrackingConfidence, .number(.closed(0, 1)),
                     "MediaPipe's threshold to keep tracking a person into the next frame"),
+            Setting("model", \.model, .optional(.existingFile),
+                    "pose landmarker bundle (`.task`), such as MediaPipe's `pose_landmarker_lite.task` or `pose_landmarker_heavy.task` "
+                        + "(downloaded by you: not on PyPI); the cache key holds its SHA-256, so changing it extracts the videos again")
+                .defaultText("MediaPipe's full model, built by `scripts/setup` (`data/pose/pose_landmarker_full.task`)"),
         ]
     }
 }

@@ -89,6 +89,23 @@ import Testing
         var other = extractor
         other.options.numberOfPoses = 3
         #expect(try other.fingerprint() != fingerprint)
+
+        // The landmarker bundle (`features.pose.model`) is keyed by its content: a copy elsewhere is the same
+        // entry, another file another entry, and a file that is not a bundle fails with MediaPipe's reason.
+        let copy = directory.file("models/pose_landmarker_copy.task")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try MediaPipeAssets.modelPath(), toPath: copy.path)
+        var copied = extractor
+        copied.options.modelPath = copy.path
+        #expect(try copied.fingerprint() == fingerprint)
+        #expect(try copied.cachedExtraction(of: clip, cache: cache, fingerprint: copied.fingerprint()).hit)
+        let bogus = directory.file("models/not-a-bundle.task")
+        try Data("not a bundle".utf8).write(to: bogus)
+        var broken = extractor
+        broken.options.modelPath = bogus.path
+        #expect(try broken.fingerprint() != fingerprint)
+        let error = #expect(throws: ExtractionError.self) { try broken.extract(clip) }
+        #expect(error.map { "\($0)".contains("Unable to open zip archive") } == true, "\(String(describing: error))")
     }
 
     @Test("A 30 fps clip extracted at 10 fps estimates every third frame, at exact times")

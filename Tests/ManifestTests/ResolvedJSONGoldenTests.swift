@@ -31,7 +31,7 @@ import Testing
               },
               features: {
                 layout: 'vision18', frameRate: 25, cache: 'cache/features',
-                pose: { numPoses: 2, minPoseDetectionConfidence: 0.4, minPosePresenceConfidence: 0.6, minTrackingConfidence: 0.7 },
+                pose: { numPoses: 2, minPoseDetectionConfidence: 0.4, minPosePresenceConfidence: 0.6, minTrackingConfidence: 0.7, model: 'data/pose/lite.task' },
               },
               windows: { size: 40, frameRate: 20, stride: 10, padding: 'drop' },
               augmentation: 'mine',
@@ -102,6 +102,7 @@ import Testing
         for file in [
             "data/uea/BasicMotions/BasicMotions_TRAIN.ts", "data/uea/BasicMotions/BasicMotions_TEST.ts",
             "data/uea/GunPoint/GunPoint_TRAIN.ts", "data/uea/GunPoint/GunPoint_TEST.ts", "data/synthetic/walk/a.csv",
+            "data/pose/lite.task",
         ] {
             let url = fixture.directory.file(file)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

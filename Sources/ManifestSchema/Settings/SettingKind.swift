@@ -127,6 +127,22 @@ extension SettingKind where Value == URL {
         }
         return kind
     }
+
+    /// A path, like ``path``, that must name an existing file (or a symbolic link to one): a
+    /// missing file or a folder is reported at the value's line and column.
+    package static var existingFile: SettingKind {
+        var kind = path
+        kind.bounds = "an existing file"
+        kind.read = { node in
+            guard let (url, isDirectory) = node.existingItem() else { return nil }
+            guard !isDirectory else {
+                node.report("\(EchoedText.shortened(url.path, maximumLength: EchoedText.maximumPathLength)) is a folder; expected a file")
+                return nil
+            }
+            return url
+        }
+        return kind
+    }
 }
 
 extension SettingKind where Value: ManifestChoice & Codable {
