@@ -46,7 +46,9 @@ final class ProgressDisplay {
                 }
             case let .failed(message):
                 clearLine()
-                Console.progress("FAILED " + prefix + message)
+                // Errors name their file first, as the prefix does already.
+                let reason = message.hasPrefix(file.path + ": ") ? String(message.dropFirst(file.path.count + 2)) : message
+                Console.progress("FAILED " + prefix + reason)
             }
             if done == count { clearLine() } else { draw(force: true) }
         }

@@ -246,6 +246,10 @@ import Testing
             ["extract", "quiet.json5"], in: directory.url, environment: ["ACTIONLAB_POSE_MODEL": model.path])
         #expect(broken.status == 1)
         #expect(broken.errorOutput.contains("\nERROR: The model is not a valid Flatbuffer buffer\n"), "\(broken.errorOutput)")
+        // Each video's line names its file once (the error's own leading path is not repeated).
+        let failed = broken.errorOutput.split(separator: "\n").filter { $0.contains("FAILED [") }
+        #expect(failed.count == 2 && failed.allSatisfy { $0.components(separatedBy: "/data/player/").count == 2 }
+                && failed.allSatisfy { $0.contains(".mp4: pose estimation failed") }, "\(broken.errorOutput)")
         #expect(!broken.errorOutput.contains("INFO: "), "\(broken.errorOutput)")
     }
 
