@@ -22,12 +22,17 @@ extension WindowScores {
         return table
     }
 
+    /// How far a window's probabilities may sum from 1 (float32 rounding of a softmax over many
+    /// classes stays far below it).
+    static let sumTolerance: Float = 1e-3
+
     /// Reads a file written from ``csvTable``, checking every cell.
     ///
     /// - Parameter url: The file.
     /// - Throws: ``SweepError/windowScores(path:reason:)`` naming the file and the line of the
     ///   first problem: unreadable, not CSV, another header, a label not in the header, a
-    ///   recording with two labels, a probability that is not a finite non-negative number.
+    ///   recording with two labels, a probability that is not a number in [0, 1], a window whose
+    ///   probabilities do not sum to 1.
     public init(contentsOf url: URL) throws {
         func failure(_ reason: String) -> SweepError { .windowScores(path: url.path, reason: reason) }
         let text: String
@@ -63,11 +68,16 @@ extension WindowScores {
                 sequenceLabels.append(recordingLabel)
             }
             labelIndices.append(label)
+            var sum = 0.0
             for (column, cell) in row.dropFirst(fixed.count).enumerated() {
-                guard let value = Float(cell), value.isFinite, value >= 0 else {
+                guard let value = Float(cell), value.isFinite, value >= 0, value <= 1 + Self.sumTolerance else {
                     throw failure("line \(line), column '\(labels[column])': '\(cell)' is not a probability")
                 }
                 probabilities.append(value)
+                sum += Double(value)
+            }
+            guard abs(sum - 1) <= Double(Self.sumTolerance) else {
+                throw failure("line \(line): the class probabilities sum to \(sum), not 1")
             }
         }
         self.init(

@@ -32,7 +32,7 @@ import Training
     }
 
     @Test func theFileReadsBackBitForBit() throws {
-        let scores = Self.scores([0.6, 0.3, 0.1, 1.0 / 3, 0.7, 1e-9, 0.1, 0.1, 0.8])
+        let scores = Self.scores([0.6, 0.3, 0.1, 1.0 / 3, 0.6666667, 1e-9, 0.1, 0.1, 0.8])
         let scratch = try TemporaryDirectory()
         let url = scratch.file("test.csv")
         try scores.csvTable.csv.write(to: url, atomically: true, encoding: .utf8)
@@ -45,6 +45,9 @@ import Training
         ("window,recording,recording_label,label,wave,clap\n0,r,wave,jump,0.5,0.5\n", "line 2: label 'jump'"),
         ("window,recording,recording_label,label,wave,clap\n1,r,wave,wave,0.5,0.5\n", "line 2: window '1', expected 0"),
         ("window,recording,recording_label,label,wave,clap\n0,r,wave,wave,0.5,NaN\n", "line 2, column 'clap': 'NaN' is not a probability"),
+        ("window,recording,recording_label,label,wave,clap\n0,r,wave,wave,1.5,0\n", "line 2, column 'wave': '1.5' is not a probability"),
+        ("window,recording,recording_label,label,wave,clap\n0,r,wave,wave,0.5,0.5\n1,r,wave,wave,0.5,0.4\n",
+         "line 3: the class probabilities sum to 0.9"),
         ("window,recording,recording_label,label,wave,clap\n0,r,wave,wave,0.5,0.5\n1,r,clap,clap,0.5,0.5\n",
          "line 3: recording 'r' has label 'clap' here and 'wave' before"),
         ("window,recording,recording_label,label,wave,clap\n0,r,wave,wave,0.5\n", "line 2"),
