@@ -25,6 +25,9 @@ package final class ManifestObjectReader {
     private let members: [JSON5Member]
     private var knownKeys: [String] = []
     private var claimedKeys: Set<String> = []
+    /// Keys valid elsewhere (another model family's), with where: suggested for a misspelt key
+    /// that is near none of ``knownKeys``.
+    private var elsewhereKeys: [(key: String, note: String)] = []
 
     init(node: ManifestNode, members: [JSON5Member]) {
         self.node = node
@@ -47,6 +50,12 @@ package final class ManifestObjectReader {
         guard let member = members.first(where: { $0.key == key }) else { return nil }
         claimedKeys.insert(key)
         return node.child(member.value, at: path(key))
+    }
+
+    /// Makes `key`, valid only elsewhere (`note` says where, such as `kind 'mlp' only`), a
+    /// suggestion for a misspelt key that is near none of this object's own keys.
+    package func suggestElsewhere(_ key: String, note: String) {
+        elsewhereKeys.append((key, note))
     }
 
     /// The member named `key`, reporting it as missing if absent.
@@ -90,6 +99,9 @@ package final class ManifestObjectReader {
             let message: String
             if let suggestion = SpellingSuggestion.nearest(to: member.key, in: knownKeys) {
                 message = "unknown key; did you mean '\(suggestion)'?"
+            } else if let suggestion = SpellingSuggestion.nearest(to: member.key, in: elsewhereKeys.map(\.key)),
+                      let note = elsewhereKeys.first(where: { $0.key == suggestion })?.note {
+                message = "unknown key; did you mean '\(suggestion)' (\(note))?"
             } else {
                 message = "unknown key; expected one of \(knownKeys.map { "'\($0)'" }.joined(separator: ", "))"
             }

@@ -77,6 +77,8 @@ import Testing
          "contradictory values: model.hiddenUnits applies only to kind 'mlp', but model.kind is 'tcn'"),
         ("model: { kind: 'mlp', channels: [8] }", "model.channels",
          "contradictory values: model.channels applies only to kind 'tcn', but model.kind is 'mlp'"),
+        // A misspelt key of another family: suggested with the kinds it belongs to (before, the TCN's keys were listed).
+        ("model: { kind: 'tcn', hiddenUnit: 8 }", "model.hiddenUnit", "unknown key; did you mean 'hiddenUnits' (kind 'mlp' only)?"),
         ("features: { layout: 'univariate' }, model: { normalizeInput: true }", "model.normalizeInput",
          "contradictory values: model.normalizeInput needs a body-pose layout with channels x, y and confidence, or a 3-D skeleton (channels x, y, z without confidence, bones in `edges`, joints hipCenter and shoulderCenter); layout 'univariate' has channels [\"x\"], 0 edges and neither joint"),
         ("features: { layout: 'univariate' }, model: { stream: 'bone' }", "model.stream",

@@ -40,8 +40,9 @@ extension ModelConfiguration {
         family = chosen
         settings = chosen.read(object)
         for key in otherKeys.subtracting(chosen.settingKeys).sorted() {
-            guard let member = object.claim(key) else { continue }
             let kinds = registry.families.filter { $0.settingKeys.contains(key) }.map { "'\($0.name)'" }
+            object.suggestElsewhere(key, note: "kind\(kinds.count == 1 ? "" : "s") \(kinds.joined(separator: ", ")) only")
+            guard let member = object.claim(key) else { continue }
             member.report(
                 "contradictory values: \(object.path(key)) applies only to kind\(kinds.count == 1 ? "" : "s") "
                     + "\(kinds.joined(separator: ", ")), but \(object.path(Self.kindKey)) is '\(chosen.name)'")
