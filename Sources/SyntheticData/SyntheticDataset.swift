@@ -52,7 +52,8 @@ public struct SyntheticDataset: Sendable, Hashable {
     public var frameCount: Int { Int((duration * frameRate).rounded()) }
 
     /// Checks the parameters.
-    /// - Throws: ``SyntheticDataError/invalidParameter(name:value:reason:)`` for the first bad one.
+    /// - Throws: ``SyntheticDataError/invalidParameter(name:value:reason:)`` for the first bad one,
+    ///   including a sequence past ``maximumFramesPerSequence`` or a data set past ``maximumTotalFrames``.
     public func validate() throws {
         func fail(_ name: String, _ value: Any, _ reason: String) -> SyntheticDataError {
             .invalidParameter(name: name, value: "\(value)", reason: reason)
@@ -61,10 +62,24 @@ public struct SyntheticDataset: Sendable, Hashable {
         guard Set(actions).count == actions.count else { throw fail("classes", actions.map(\.rawValue), "a class is listed twice") }
         guard sequencesPerClass >= 1 else { throw fail("sequences per class", sequencesPerClass, "must be at least 1") }
         guard frameRate.isFinite, frameRate > 0 else { throw fail("frame rate", frameRate, "must be a positive number of frames per second") }
-        guard duration.isFinite, duration > 0, frameCount >= 1 else {
-            throw fail("duration", duration, "must be positive and last at least one frame")
+        guard duration.isFinite, duration > 0 else { throw fail("duration", duration, "must be a positive number of seconds") }
+        // Bounded before `frameCount` converts to Int, which traps past Int.max.
+        guard duration * frameRate <= Double(Self.maximumFramesPerSequence) else {
+            throw fail("duration", duration, "gives \(duration * frameRate) frames a sequence at \(frameRate) fps; at most "
+                + "\(Self.maximumFramesPerSequence)")
+        }
+        guard frameCount >= 1 else { throw fail("duration", duration, "must last at least one frame") }
+        let totalFrames = Double(frameCount) * Double(sequencesPerClass) * Double(actions.count)
+        guard totalFrames <= Double(Self.maximumTotalFrames) else {
+            throw fail("sequences per class", sequencesPerClass, "gives \(totalFrames) frames in all (\(actions.count) classes of "
+                + "\(frameCount) frames each); at most \(Self.maximumTotalFrames)")
         }
     }
+
+    /// The most frames one sequence may have (about 9 hours at 30 fps).
+    public static let maximumFramesPerSequence = 1_000_000
+    /// The most frames a data set may have in all (about 2 GB of keypoints).
+    public static let maximumTotalFrames = 10_000_000
 
     /// Generates sequence `index` of `action`: `[frameCount, 3, 18]` keypoints at uniform timestamps.
     /// - Precondition: ``validate()`` passes.

@@ -118,6 +118,14 @@ import Testing
         dataset = Self.small
         dataset.duration = 0.001
         #expect(throws: SyntheticDataError.self) { try dataset.validate() }
+        // Sizes past the bounds are named errors, where `duration: 1e300` trapped converting to Int, a billion frames
+        // failed to allocate and Int.max sequences never ended.
+        for (duration, frameRate, perClass) in [(1e300, 30.0, 1), (1e300, 1e300, 1), (1.0, 1e9, 1), (0.1, 10.0, Int.max)] {
+            dataset = Self.small
+            (dataset.duration, dataset.frameRate, dataset.sequencesPerClass) = (duration, frameRate, perClass)
+            let error = #expect(throws: SyntheticDataError.self) { try dataset.validate() }
+            #expect(error.map { "\($0)".contains("at most") } == true, "\(String(describing: error))")
+        }
         #expect(try SyntheticAction.parseList("squat, idle") == [.squat, .idle])
         #expect(throws: SyntheticDataError.unknownAction(name: "dab", known: SyntheticAction.allCases.map(\.rawValue))) {
             try SyntheticAction.parseList("squat,dab")
