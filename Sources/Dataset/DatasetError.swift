@@ -21,6 +21,9 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
     case labelsNotInTraining([String], split: String, sequence: String, classes: [String])
     /// A split groups or selects by a file-name field that a sequence's file does not give.
     case missingField(String, sequence: String, present: [String])
+    /// The windows would not fit in memory (or in the window index): how many, of how many
+    /// values each, the bytes they need and the limit.
+    case tooManyWindows(count: Int, valuesPerWindow: Int, bytes: Double, limit: Double)
 
     public var description: String {
         switch self {
@@ -54,6 +57,11 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
         case let .missingField(field, sequence, present):
             return "\(sequence): its file name gives no field '\(field)' (fields: \(present.isEmpty ? "none" : present.joined(separator: ", "))); "
                 + "dataset.validation.groupBy and dataset.test.where need it in every training file"
+        case let .tooManyWindows(count, valuesPerWindow, bytes, limit):
+            func gigabytes(_ value: Double) -> String { String(format: "%.1f GB", value / 1e9) }
+            return "the data gives \(count) windows of \(valuesPerWindow) values, \(gigabytes(bytes)) as float32, more than the "
+                + "\(gigabytes(limit)) this process may hold; raise windows.stride, or lower windows.frameRate (a source recorded "
+                + "at a lower rate is resampled up to it) or windows.size"
         }
     }
 }

@@ -25,6 +25,22 @@ import Testing
         #expect(builder.windowStarts(frameCount: frames) == starts)
     }
 
+    /// A sequence recorded at a very low rate, resampled up to a very high one, gives more windows
+    /// than memory holds: a named error before anything is built, where the process aborted on a
+    /// failed allocation of 760 GB (100 samples at 0.01 fps, windows at 1000 fps, stride 1).
+    @Test func windowsPastMemoryAreAnErrorNotAnAbort() throws {
+        let builder = WindowBuilder(windowSize: 100, stride: 1, frameRate: 1000, padding: .zero)
+        let sequences = (0..<40).map { ramp(100, id: "s\($0)", frameRate: 0.01) }
+        #expect(builder.frameCount(of: sequences[0].sequence) == 9_900_001)
+        let error = #expect(throws: DatasetError.self) { try builder.windows(of: sequences, labels: ["a"]) }
+        guard case let .tooManyWindows(count, valuesPerWindow, bytes, limit)? = error else {
+            Issue.record("expected tooManyWindows, got \(String(describing: error))")
+            return
+        }
+        #expect(count == 40 * (9_900_001 - 100 + 1) && valuesPerWindow == 100 && bytes > limit)
+        #expect("\(try #require(error))".contains("raise windows.stride, or lower windows.frameRate"))
+    }
+
     @Test func longSequenceGivesOverlappingWindowsInTimeOrder() throws {
         let builder = WindowBuilder(windowSize: 4, stride: 3, frameRate: 10, padding: .zero)
         let set = try builder.windows(of: [ramp(10)], labels: ["a"])

@@ -1,3 +1,4 @@
+import Foundation
 import Manifest
 import Pose
 
@@ -55,6 +56,13 @@ public struct WindowBuilder: Sendable {
             treatsZeroJointsAsUndetected: layout.marksUndetectedJointsWithZeros, sampling: windows.sampling)
     }
 
+    /// The number of ``windowStarts(frameCount:)``, without building the list.
+    func windowStarts(count frameCount: Int) -> Int {
+        if sampling == .uniform { return frameCount > 0 ? 1 : 0 }
+        if frameCount < windowSize { return padding == .zero && frameCount > 0 ? 1 : 0 }
+        return (frameCount - windowSize) / stride + 1
+    }
+
     /// Start frames of the windows cut from a sequence of `frameCount` frames (for uniform
     /// sampling, `[0]` for any non-empty sequence).
     public func windowStarts(frameCount: Int) -> [Int] {
@@ -95,7 +103,9 @@ public struct WindowBuilder: Sendable {
     ///   - sequences: Labelled sequences sharing one channel and joint count.
     ///   - labels: Class names; every sequence's label must be among them.
     /// - Throws: `DatasetError.unknownLabel` if a sequence's label is not in `labels`,
-    ///   `DatasetError.inconsistentShape` if sequences disagree on `C` or `J`.
+    ///   `DatasetError.inconsistentShape` if sequences disagree on `C` or `J`,
+    ///   `DatasetError.tooManyWindows` if the windows (their values when in memory, their index
+    ///   otherwise) would take more than half the machine's memory.
     public func windows(of sequences: [DatasetSequence], labels: [String]) throws -> WindowSet {
         let labelIndex = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
         let channelCount = sequences.first?.channelCount ?? 0
@@ -103,6 +113,19 @@ public struct WindowBuilder: Sendable {
         var set = WindowSet(
             values: [], labelIndices: [], sequenceIndices: [], startFrames: [], sequenceIDs: [], sequenceLabelIndices: [],
             labels: labels, windowSize: windowSize, channelCount: channelCount, jointCount: jointCount)
+        // Counted before anything is built: resampling a sequence recorded at a low rate up to a high
+        // one multiplies its windows, and the set's arrays (and, in memory, its values) must fit.
+        let windowCounts = sequences.map { Double(windowStarts(count: $0.frameCount(at: frameRate))) }
+        let totalWindows = windowCounts.reduce(0, +)
+        let valuesPerWindow = windowSize * channelCount * jointCount
+        let allLoaded = sequences.allSatisfy(\.isLoaded)
+        // Index arrays: 3 words a window; values: 4 bytes each, in memory only.
+        let bytes = totalWindows * (24 + (allLoaded ? 4 * Double(valuesPerWindow) : 0))
+        let limit = Double(ProcessInfo.processInfo.physicalMemory) / 2
+        guard bytes <= limit else {
+            throw DatasetError.tooManyWindows(
+                count: Int(min(totalWindows, Double(Int.max))), valuesPerWindow: valuesPerWindow, bytes: bytes, limit: limit)
+        }
         var kept: [DatasetSequence] = []
         for sample in sequences {
             guard let label = labelIndex[sample.label] else {
