@@ -164,6 +164,10 @@ import Testing
              error: "sequences per class = 0: must be at least 1"),
         Case(arguments: ["export", "somewhere"], status: 2,
              error: "missing --output OUTDIR, the folder to write the exported model into"),
+        // An empty value is no folder (it meant the current directory, which predict, export and check then filled).
+        Case(arguments: ["export", "somewhere", "--output", ""], status: 2, error: "--output needs a value, got an empty one"),
+        Case(arguments: ["predict", "somewhere", "x.ts", "--output", ""], status: 2, error: "--output needs a value, got an empty one"),
+        Case(arguments: ["check", "m.json5", "--output", ""], status: 2, error: "--output needs a value, got an empty one"),
         Case(arguments: ["export", "somewhere", "--output", "o", "--seed", "2"], status: 2, error: "--seed goes with --ensemble"),
         Case(arguments: ["export", "somewhere", "--output", "o", "--ensemble", "--format", "onnx"], status: 2,
              error: "--format does not go with --ensemble (an ensemble is exported as ONNX, with each member's weights.h5)"),

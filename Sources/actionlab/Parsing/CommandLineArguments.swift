@@ -2,7 +2,7 @@
 /// `--name value` options, read back through their declarations.
 ///
 /// Parsing checks, in this order: every option is declared (`unknown option --x (options: ...)`),
-/// a value option has its value (`--output DIR` or `--output=DIR`) and a flag has none; then the
+/// a value option has a value that is not empty (`--output DIR` or `--output=DIR`) and a flag has none; then the
 /// number of positional arguments; then that every required option is present. After `--`
 /// everything is positional. A value's kind (a whole number, a number) is checked when the
 /// command reads it, so the command decides the order of those errors.
@@ -45,6 +45,9 @@ struct CommandLineArguments {
                 options[name] = ["true"]
             } else {
                 guard let given = value ?? remaining.popFirst() else { throw UsageError("option --\(name) needs a value") }
+                // An empty text is no value: `--output ""` meant the current directory, which predict,
+                // export and check then filled.
+                guard !given.isEmpty else { throw UsageError("--\(name) needs a value, got an empty one") }
                 options[name, default: []].append(given)
             }
         }
