@@ -68,13 +68,45 @@ public struct TrialRunner {
         return Checkpoint.openingProblem(at: folder.appendingPathComponent("weights.h5"))
     }
 
+    /// Why one of a finished trial's JSON files cannot be read, with its line and column: a
+    /// `config.json` that does not decode as a trial configuration (export and predict rebuild
+    /// the model from it), a `provenance.json` or `metrics.json` that is not a JSON object; or nil.
+    private static func unreadableJSON(in folder: URL, trialID: String) -> String? {
+        struct AnyObject: Decodable {
+            struct Key: CodingKey {
+                var stringValue: String
+                var intValue: Int? { nil }
+                init(stringValue: String) { self.stringValue = stringValue }
+                init?(intValue: Int) { nil }
+            }
+            init(from decoder: Decoder) throws { _ = try decoder.container(keyedBy: Key.self) }
+        }
+        for name in ["config.json", "provenance.json", "metrics.json"] {
+            let path = "trials/\(trialID)/\(name)"
+            do {
+                let data = try Data(contentsOf: folder.appendingPathComponent(name))
+                if name == "config.json" {
+                    _ = try JSONDocument.decode(TrialConfigurationFile.self, from: data, filePath: path)
+                } else {
+                    _ = try JSONDocument.decode(AnyObject.self, from: data, filePath: path)
+                }
+            } catch let error as JSON5Error {
+                return "\(error)"
+            } catch {
+                return "\(path) cannot be read: \(error.localizedDescription)"
+            }
+        }
+        return nil
+    }
+
     /// The outcome of a finished trial, or nil if it has not finished, or its folder was damaged
     /// afterwards (``damage(of:in:)``).
     public static func outcome(of trial: Trial, in sweepFolder: URL) -> TrialOutcome? {
         let folder = folder(of: trial, in: sweepFolder)
         guard let data = try? Data(contentsOf: folder.appendingPathComponent(completionMarker)),
               let outcome = try? JSONDecoder().decode(TrialOutcome.self, from: data),
-              missingFiles(of: outcome, in: folder).isEmpty, unreadableWeights(of: outcome, in: folder) == nil
+              missingFiles(of: outcome, in: folder).isEmpty, unreadableWeights(of: outcome, in: folder) == nil,
+              unreadableJSON(in: folder, trialID: trial.id) == nil
         else { return nil }
         return outcome
     }
@@ -306,9 +338,10 @@ public struct TrialRunner {
     public static let damagedFoldersName = "damaged-trials"
 
     /// What is wrong with the folder of `trial` when it exists but has no readable completion
-    /// marker, lacks a file of a finished trial, or its weights do not open (see
-    /// ``setAsideDamagedFolder(of:in:)``): `trials/<id>/complete.json` missing, its parse error
-    /// with file and line, `trials/<id>/metrics.json is missing`, or `trials/<id>/weights.h5
+    /// marker, lacks a file of a finished trial, holds one of its JSON files unreadable or its
+    /// weights do not open (see ``setAsideDamagedFolder(of:in:)``): `trials/<id>/complete.json`
+    /// missing, its parse error with file and line (or `config.json`'s, `metrics.json`'s,
+    /// `provenance.json`'s), `trials/<id>/metrics.json is missing`, or `trials/<id>/weights.h5
     /// cannot be read: truncated file: …`; nil when there is no folder or it is whole.
     public static func damage(of trial: Trial, in sweepFolder: URL) -> String? {
         let folder = folder(of: trial, in: sweepFolder)
@@ -330,6 +363,7 @@ public struct TrialRunner {
             return missing.map { "trials/\(trial.id)/\($0)" }.joined(separator: ", ") + (missing.count == 1 ? " is" : " are")
                 + " missing from the finished trial"
         }
+        if let problem = unreadableJSON(in: folder, trialID: trial.id) { return problem }
         return unreadableWeights(of: outcome, in: folder).map { "trials/\(trial.id)/weights.h5 cannot be read: \($0)" }
     }
 

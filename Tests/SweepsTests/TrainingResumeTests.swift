@@ -122,7 +122,7 @@ import Training
     /// bits. Before, every resume retrained it and then failed to put it in place ("Directory not
     /// empty"), naming no file; a lost `metrics.json` left it "finished" for status and run, and so
     /// did a `weights.h5` cut short (export then failed on it).
-    @Test(arguments: ["{", nil, "metrics.json", "weights.h5"])
+    @Test(arguments: ["{", nil, "metrics.json", "weights.h5", "config.json"])
     func damagedCompletionMarkerIsSetAsideAndTheTrialTrainedAgain(damage: String?) throws {
         let scratch = try TemporaryDirectory(prefix: "damaged-marker")
         let plan = try SweepLimitsTests.plan(scratch: scratch.url, learningRate: 1e-3)
@@ -138,6 +138,7 @@ import Training
         switch damage {
         case "metrics.json": try FileManager.default.removeItem(at: folder.appendingPathComponent("metrics.json"))
         case "weights.h5": try weights.prefix(weights.count / 2).write(to: folder.appendingPathComponent("weights.h5"))
+        case "config.json": try Data("{\n  \"seed\": 1,\n".utf8).write(to: folder.appendingPathComponent("config.json"))
         case let marker?: try Data(marker.utf8).write(to: markerURL)
         case nil: try FileManager.default.removeItem(at: markerURL)
         }
@@ -161,6 +162,7 @@ import Training
         #expect(line.contains("trials/\(trial.id)/\(damagedFile)"), "\(line)")
         if damage == "{" { #expect(line.contains(":1:"), "the line of the damage: \(line)") }
         if damage == "weights.h5" { #expect(line.contains("truncated"), "HDF5's reason: \(line)") }
+        if damage == "config.json" { #expect(line.contains("config.json:3:"), "the line of the damage: \(line)") }
         let damaged = try FileManager.default.contentsOfDirectory(
             atPath: scratch.url.appendingPathComponent(TrialRunner.damagedFoldersName).path)
         #expect(damaged.count == 1 && damaged[0].hasPrefix(trial.id))
