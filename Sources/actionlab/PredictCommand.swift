@@ -158,9 +158,7 @@ enum PredictCommand: Subcommand {
                 }
                 do {
                     for var stream in try run.predict(input) {
-                        var name = stream.name
-                        var suffix = 2
-                        while usedNames.contains(name) { name = "\(stream.name)-\(suffix)"; suffix += 1 }
+                        let name = PredictionFolder.streamFolderName(for: stream.name, taken: usedNames)
                         usedNames.insert(name)
                         stream.name = name
                         let analysis = try StreamAnalysis(
@@ -179,6 +177,12 @@ enum PredictCommand: Subcommand {
                     Console.error("failed: \(failure)")
                     failed.append(failure)
                 }
+            }
+            if analyses.isEmpty && !earlierStreams.isEmpty {
+                // Nothing replaces the earlier prediction: its streams, summary and record stay as they were.
+                Console.error("nothing written to \(outputFolder.path): every input failed, so the earlier prediction's "
+                    + "\(earlierStreams.count) stream folder\(earlierStreams.count == 1 ? "" : "s") and summary are kept")
+                return true
             }
             try RunPredictionSummary(analyses: analyses, failures: failed, modelOrigin: predictionModel.origin)
                 .write(to: outputFolder)

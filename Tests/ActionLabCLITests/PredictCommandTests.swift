@@ -47,6 +47,8 @@ import Testing
         // One folder per recording of the .ts file (40 rows), each with the five files.
         let streams = try FileManager.default.contentsOfDirectory(atPath: scratch.file("predicted").path).filter { $0.hasPrefix("train.ts") }
         #expect(streams.count == 40)
+        // Numbered from 0, as training numbers the series (scores/<split>.csv, provenance.json).
+        #expect(streams.contains("train.ts#0") && !streams.contains("train.ts#40"), "\(streams.sorted())")
         for stream in streams {
             let files = try FileManager.default.contentsOfDirectory(atPath: scratch.file("predicted/\(stream)").path).sorted()
             #expect(files == ["counts.csv", "predictions.csv", "segments.csv", "summary.md", "timeline.svg"])
@@ -85,6 +87,13 @@ import Testing
         #expect(outputs.filter { $0.hasPrefix("train.ts") } == ["train.ts#2"] && outputs.filter { $0.hasPrefix("again.ts#") }.count == 40)
         #expect(try String(contentsOf: scratch.file("out/mine/notes.txt"), encoding: .utf8) == "notes")
         #expect(manager.fileExists(atPath: scratch.file("out/backup/predictions.csv").path))
+        // A run in which every input fails replaces nothing: the earlier streams, summary and record stay.
+        let summaryBefore = try Data(contentsOf: scratch.file("out/summary.md"))
+        let typo = try CommandLineTool.run(["predict", "model", "data/agian.ts", "--output", "out"], in: scratch.url)
+        #expect(typo.status == 1 && typo.errorOutput.contains("nothing written to ")
+                && typo.errorOutput.contains("the earlier prediction's 40 stream folders and summary are kept"), "\(typo.errorOutput)")
+        #expect(try manager.contentsOfDirectory(atPath: scratch.file("out").path).filter { $0.hasPrefix("again.ts#") }.count == 40)
+        #expect(try Data(contentsOf: scratch.file("out/summary.md")) == summaryBefore)
         // A model's own folder is not a prediction folder.
         let intoModel = try CommandLineTool.run(["predict", "model", "data/again.ts", "--output", "model"], in: scratch.url)
         #expect(intoModel.status == 1 && intoModel.errorOutput.contains("it is a model export folder (it holds weights.h5); predictions go"),

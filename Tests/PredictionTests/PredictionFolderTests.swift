@@ -25,6 +25,16 @@ import Testing
         #expect(PredictionFolder.recordedStreams(in: folder).isEmpty)
     }
 
+    /// A stream never takes a run-level file's name (an input `evaluation.csv`, an OpenPose folder
+    /// `summary.md/`): before, the run failed at its end, renaming its summary onto the stream folder.
+    @Test func streamFolderNamesAvoidRepeatsAndRunLevelFiles() {
+        #expect(PredictionFolder.streamFolderName(for: "walk.mp4", taken: []) == "walk.mp4")
+        #expect(PredictionFolder.streamFolderName(for: "walk.mp4", taken: ["walk.mp4", "walk.mp4-2"]) == "walk.mp4-3")
+        #expect(PredictionFolder.streamFolderName(for: "evaluation.csv", taken: []) == "evaluation.csv-2")
+        #expect(PredictionFolder.streamFolderName(for: "summary.md", taken: ["summary.md-2"]) == "summary.md-3")
+        #expect(PredictionFolder.streamFolderName(for: PredictionFolder.recordName, taken: []) == "\(PredictionFolder.recordName)-2")
+    }
+
     @Test func folderOfASweepTrialOrExportIsRefused() throws {
         let scratch = try TemporaryDirectory(prefix: "prediction-folder")
         try PredictionFolder.checkUsable(scratch.url)  // an empty folder is fine

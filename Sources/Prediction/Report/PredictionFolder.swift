@@ -26,6 +26,21 @@ public enum PredictionFolder {
         }
     }
 
+    /// The folder name of a stream called `name`: the name itself, or `name-2`, `name-3`, … when
+    /// `taken` holds it (an earlier stream of the run) or it is a run-level file's name
+    /// (`summary.md`, `evaluation.csv`, ``recordName``), which an input such as `evaluation.csv`
+    /// or an OpenPose folder `summary.md/` would otherwise collide with.
+    public static func streamFolderName(for name: String, taken: Set<String>) -> String {
+        let reserved = Set(RunPredictionSummary.fileNames + [recordName])
+        var candidate = name
+        var suffix = 2
+        while taken.contains(candidate) || reserved.contains(candidate) {
+            candidate = "\(name)-\(suffix)"
+            suffix += 1
+        }
+        return candidate
+    }
+
     /// Refuses a folder that is a sweep, trial or export folder, or lies up to three levels
     /// inside a sweep, trial or stream-ensemble export folder.
     ///

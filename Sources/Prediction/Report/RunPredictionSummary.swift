@@ -32,6 +32,10 @@ public struct RunPredictionSummary {
         )
     }
 
+    /// The names of the run-level files in a predictions folder (``fileNames`` and the folder's
+    /// record), which no stream folder may take.
+    public static let fileNames = ["summary.md", "evaluation.csv"]
+
     /// Writes `summary.md` (and `evaluation.csv`) into `folder`.
     ///
     /// - Throws: `ReportError.writeFailed` naming the folder; ``PostprocessingError`` from scoring.
@@ -56,8 +60,8 @@ public struct RunPredictionSummary {
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            if let pooled { try AtomicFile.write(Self.evaluationTable(pooled).csv, to: folder.appendingPathComponent("evaluation.csv")) }
-            try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: folder.appendingPathComponent("summary.md"))
+            if let pooled { try AtomicFile.write(Self.evaluationTable(pooled).csv, to: folder.appendingPathComponent(Self.fileNames[1])) }
+            try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: folder.appendingPathComponent(Self.fileNames[0]))
         } catch {
             throw ReportError.writeFailed(path: folder.path, reason: "\(error)")
         }

@@ -61,7 +61,8 @@ public struct PredictionRun {
         let label = input.source.format == .uea ? nil : Self.placeholderLabel
         let sequences = try loader.sequences(of: DatasetSample(file: input.file, label: label), in: input.source)
         return try sequences.enumerated().map { index, sequence in
-            let name = input.file.lastPathComponent + (sequences.count > 1 ? "#\(index + 1)" : "")
+            // `#0`, `#1`, …: the series numbers of training's sample ids (scores/<split>.csv, provenance.json).
+            let name = input.file.lastPathComponent + (sequences.count > 1 ? "#\(index)" : "")
             return try predict(try sequence.poseSequence(), input: input, name: name)
         }
     }
