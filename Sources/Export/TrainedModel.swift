@@ -14,6 +14,8 @@ public struct TrainedModel {
     /// `config.json`: the run's seed and resolved configuration.
     struct RunConfigurationFile: Decodable {
         var seed: Int
+        /// The trial's id (absent from files written before it was recorded).
+        var trial: String?
         var configuration: ExperimentConfiguration
     }
 
@@ -30,7 +32,8 @@ public struct TrainedModel {
 
     /// Reads `config.json` and `weights.h5` of `folder`.
     ///
-    /// - Throws: ``ExportError`` naming the missing, unreadable or inconsistent file (also when a
+    /// - Throws: ``ExportError`` naming the missing, unreadable or inconsistent file (also when
+    ///   `weights.h5` names another trial or seed than `config.json`, or a
     ///   model tensor of `weights.h5` holds a value that is not finite: overwritten bytes, or a
     ///   diverged training, never a model to run); `HDF5Error` or `CheckpointError` for a damaged
     ///   `weights.h5`.
@@ -61,6 +64,18 @@ public struct TrainedModel {
                 path: weights.path, reason: "the root attribute 'labels' must be a JSON array of at least two class names")
         }
         self.labels = labels
+        // The two files of one trial: weights copied in from another trial (another seed) would run
+        // under this configuration's name.
+        let weightsTrial = checkpoint.metadata["trial"], weightsSeed = checkpoint.metadata["seed"]
+        if let weightsTrial, let trial = run.trial, weightsTrial != trial {
+            throw ExportError.inconsistentTrial(
+                path: weights.path, reason: "it belongs to trial \(weightsTrial) (seed \(weightsSeed ?? "?")), but config.json to "
+                    + "trial \(trial) (seed \(run.seed)); copy the two files of one trial together")
+        }
+        if let weightsSeed, weightsSeed != "\(run.seed)" {
+            throw ExportError.inconsistentTrial(
+                path: weights.path, reason: "it was trained with seed \(weightsSeed), but config.json says seed \(run.seed)")
+        }
         if let shape = checkpoint.metadata["input_shape"], shape != "\(window)" {
             throw ExportError.inconsistentTrial(
                 path: weights.path, reason: "input_shape \(shape) differs from config.json's window \(window)")

@@ -99,6 +99,18 @@ import Testing
         #expect(intoModel.status == 1 && intoModel.errorOutput.contains("it is a model export folder (it holds weights.h5); predictions go"),
                 "\(intoModel.errorOutput)")
 
+        // Weights of the sweep's other trial (the other seed) beside this config.json: refused, naming both trials.
+        let trials = try manager.contentsOfDirectory(atPath: scratch.file("reports/run/trials").path).filter { !$0.hasPrefix(".") }
+        let config = try String(contentsOf: scratch.file("model/config.json"), encoding: .utf8)
+        let other = try #require(trials.first { !config.contains("\"\($0)\"") }, "\(trials)")
+        try manager.moveItem(at: scratch.file("model/weights.h5"), to: scratch.file("weights.kept"))
+        try manager.copyItem(at: scratch.file("reports/run/trials/\(other)/weights.h5"), to: scratch.file("model/weights.h5"))
+        let mixed = try CommandLineTool.run(["predict", "model", "data/train.ts"], in: scratch.url)
+        #expect(mixed.status == 1 && mixed.errorOutput.contains("model/weights.h5: ")
+                && mixed.errorOutput.contains("it belongs to trial \(other) (seed "), "\(mixed.errorOutput)")
+        try manager.removeItem(at: scratch.file("model/weights.h5"))
+        try manager.moveItem(at: scratch.file("weights.kept"), to: scratch.file("model/weights.h5"))
+
         try FileManager.default.removeItem(at: scratch.file("model/config.json"))
         let missing = try CommandLineTool.run(["predict", "model", "data/train.ts"], in: scratch.url)
         #expect(missing.status == 1)
