@@ -102,6 +102,9 @@ public struct PredictionRun {
             notes.append("the stream has \(predictor.resampledFrameCount) frames at \(rate) fps, shorter than one window of "
                 + "\(predictor.framesPerWindow); its frames were resampled to the model's \(predictor.windowSize) as in training")
         }
+        var input = input
+        input.annotations = Self.annotations(
+            input.annotations, within: poses.duration, origin: input.origin, notes: &notes)
         let foreign = Set(input.annotations.map(\.label)).subtracting(model.labels).sorted()
         if !foreign.isEmpty {
             notes.append("the annotated label\(foreign.count == 1 ? "" : "s") \(foreign.map { "'\($0)'" }.joined(separator: ", ")) "
@@ -112,5 +115,33 @@ public struct PredictionRun {
         return StreamPrediction(
             input: input, name: name, labels: model.labels, frameRate: rate, frameCount: predictor.resampledFrameCount,
             predictions: predictions, poses: poses, notes: notes)
+    }
+
+    /// Montage annotations fitted to a stream of `duration` seconds, as training fits them: a range
+    /// starting at or after the end is left out, one ending past it is clamped to it, each with a
+    /// note; overlapping ranges are kept (the later one is scored where they overlap), with a note.
+    static func annotations(
+        _ annotations: [PredictionInput.Annotation], within duration: Double, origin: String, notes: inout [String]
+    ) -> [PredictionInput.Annotation] {
+        func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+        var kept: [PredictionInput.Annotation] = []
+        for annotation in annotations {
+            let range = "the annotated '\(annotation.label)' from \(seconds(annotation.start))"
+            guard annotation.start < duration else {
+                notes.append("\(range) (\(origin)) starts at or after the stream's end at \(seconds(duration)): left out")
+                continue
+            }
+            var fitted = annotation
+            if let end = annotation.end, end > duration + 1e-9 {
+                notes.append("\(range) to \(seconds(end)) (\(origin)) ends past the stream's end at \(seconds(duration)): clamped")
+                fitted.end = duration
+            }
+            if let previous = kept.last, annotation.start < (previous.end ?? duration) {
+                notes.append("the annotated '\(previous.label)' and '\(annotation.label)' (\(origin)) overlap from "
+                    + "\(seconds(annotation.start)): the later one is scored where they do")
+            }
+            kept.append(fitted)
+        }
+        return kept
     }
 }
