@@ -12,8 +12,10 @@ import Testing
         try FileManager.default.createDirectory(at: scratch.file("clips"), withIntermediateDirectories: true)
         try Data("not a video".utf8).write(to: scratch.file("clips/broken.mp4"))
         try Data("MATLAB 5.0 MAT-file".utf8).write(to: scratch.file("clips/recording.mat"))
+        try FileManager.default.createDirectory(at: scratch.file("openpose"), withIntermediateDirectories: true)
+        try Data(#"{"version": 1.3, "people": []}"#.utf8).write(to: scratch.file("openpose/clip_000000000000_keypoints.json"))
         let result = try CommandLineTool.run(
-            ["predict", "reports/run", "data/train.ts", "missing.csv", "clips/broken.mp4", "clips/recording.mat",
+            ["predict", "reports/run", "data/train.ts", "missing.csv", "clips/broken.mp4", "clips/recording.mat", "openpose",
              "--output", "predicted", "--stride", "5", "--json"],
             in: scratch.url)
         // The sensor recordings are predicted; the missing file, the video (a sensor model
@@ -25,9 +27,14 @@ import Testing
         #expect(result.errorOutput.contains(
             "recording.mat: a MAT-file is read with the variable and axes of the model's own MAT sources, and this model was trained on none (its sources: uea)"),
             "\(result.errorOutput)")
+        // Nor an OpenPose folder: without the image size of the model's own OpenPose sources, every keypoint was clamped
+        // to a corner and the model still answered with confidence 0.99999.
+        #expect(result.errorOutput.contains(
+            "openpose: an OpenPose folder is read with the image size of the model's own OpenPose sources, and this model was trained on none"),
+            "\(result.errorOutput)")
         // Each failure line names its input once.
         let failureLines = result.errorOutput.split(separator: "\n").map(String.init).filter { $0.hasPrefix("failed: ") }
-        #expect(failureLines.count == 3, "\(result.errorOutput)")
+        #expect(failureLines.count == 4, "\(result.errorOutput)")
         for name in ["missing.csv", "broken.mp4", "recording.mat"] {
             #expect(failureLines.filter { $0.contains(name) }.map { $0.components(separatedBy: name).count - 1 } == [1],
                     "\(name) should appear once, in one failure line: \(failureLines)")
@@ -58,7 +65,7 @@ import Testing
         // 100 frames at 10 fps, windows of 100 frames: one window, every 5 frames after it.
         #expect(predictions.split(separator: "\n").count == 2)
         let summary = try String(contentsOf: scratch.file("predicted/summary.md"), encoding: .utf8)
-        #expect(summary.contains("failed inputs: 3"))
+        #expect(summary.contains("failed inputs: 4"))
         #expect(summary.contains("missing.csv"))
     }
 

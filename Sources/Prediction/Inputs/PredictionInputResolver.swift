@@ -37,7 +37,10 @@ public struct PredictionInputResolver {
         }
         if isDirectory.boolValue {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-            if !names.isEmpty, names.allSatisfy({ $0.lowercased().hasSuffix(".json") }) {
+            // OpenPose writes one `<name>_keypoints.json` per frame; a folder of other JSON files
+            // (Kinetics-skeleton clips) is expanded into its files below.
+            if !names.isEmpty, names.allSatisfy({ $0.lowercased().hasSuffix(".json") }),
+               names.contains(where: { $0.lowercased().hasSuffix("_keypoints.json") }) {
                 return [PredictionInput(file: url, source: try source(.openpose, url), origin: url.path)]
             }
             guard expandingFolders else { throw DatasetSourceError(file: url.path, message: "a folder inside an input folder is not read") }
@@ -120,7 +123,8 @@ public struct PredictionInputResolver {
     /// The source for one file of `format`: the model's frame rate, and for MAT-files the model's
     /// own MAT source's variable and axes (the file is read as training read its files).
     /// - Throws: ``DatasetSourceError`` for a MAT-file when the model was trained on no MAT source
-    ///   (nothing says which variable holds the keypoints, or in which axis order).
+    ///   (nothing says which variable holds the keypoints, or in which axis order), or an OpenPose
+    ///   folder when it was trained on no OpenPose source (nothing gives the image size).
     private func source(_ format: DataSource.Format, _ url: URL) throws -> DataSource {
         let dataset = configuration.dataset
         let modelSources = dataset.sources + dataset.validation.sources + (dataset.test?.sources ?? [])
@@ -128,12 +132,20 @@ public struct PredictionInputResolver {
             return DataSource(
                 format: format, path: url, frameRate: same.frameRate, imageSize: same.imageSize, variable: same.variable, axes: same.axes)
         }
+        let formats = Set(modelSources.map(\.format.rawValue)).sorted().joined(separator: ", ")
         if format == .mat {
-            let formats = Set(modelSources.map(\.format.rawValue)).sorted().joined(separator: ", ")
             throw DatasetSourceError(
                 file: url.path,
                 message: "a MAT-file is read with the variable and axes of the model's own MAT sources, and this model was "
                     + "trained on none (its sources: \(formats)); convert the file to one of those formats")
+        }
+        if format == .openpose {
+            // Pixel coordinates become [0, 1] by the image size of the model's OpenPose sources; without
+            // one every keypoint was clamped to a corner and the model answered confidently anyway.
+            throw DatasetSourceError(
+                file: url.path,
+                message: "an OpenPose folder is read with the image size of the model's own OpenPose sources, and this model "
+                    + "was trained on none (its sources: \(formats)); convert the frames to one of those formats")
         }
         return DataSource(format: format, path: url, frameRate: configuration.features.frameRate)
     }
