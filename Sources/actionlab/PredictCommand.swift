@@ -168,8 +168,9 @@ enum PredictCommand: Subcommand {
                         ).write(to: outputFolder.appendingPathComponent(name, isDirectory: true))
                         if parsed.isSet(json) { for line in PredictionJSON.lines(of: stream, folder: name) { print(line) } }
                         for note in stream.notes { Console.progress("\(name): \(note)") }
-                        Console.progress("\(name): \(stream.predictions.count) predictions, \(analysis.segments.count) segments, "
-                            + "\(analysis.events.events.count) events")
+                        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+                        Console.progress("\(name): \(count(stream.predictions.count, "prediction")), "
+                            + "\(count(analysis.segments.count, "segment")), \(count(analysis.events.events.count, "event"))")
                         analyses.append(analysis)
                     }
                 } catch {

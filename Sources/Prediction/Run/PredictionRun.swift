@@ -96,10 +96,10 @@ public struct PredictionRun {
             ? sequence : sequence.resampled(to: rate, treatingZeroJointsAsUndetected: layout.marksUndetectedJointsWithZeros)
         var notes: [String] = []
         if let padded = predictions.first(where: { $0.paddedFrames > 0 }) {
-            notes.append("the stream has \(predictor.resampledFrameCount) frames at \(rate) fps, shorter than one window of "
+            notes.append("the stream has \(predictor.resampledFrameCount) frame\(predictor.resampledFrameCount == 1 ? "" : "s") at \(rate) fps, shorter than one window of "
                 + "\(predictor.framesPerWindow); its one window was padded with \(padded.paddedFrames) all-zero frames, as in training")
         } else if predictor.resampledFrameCount < predictor.framesPerWindow {
-            notes.append("the stream has \(predictor.resampledFrameCount) frames at \(rate) fps, shorter than one window of "
+            notes.append("the stream has \(predictor.resampledFrameCount) frame\(predictor.resampledFrameCount == 1 ? "" : "s") at \(rate) fps, shorter than one window of "
                 + "\(predictor.framesPerWindow); its frames were resampled to the model's \(predictor.windowSize) as in training")
         }
         var input = input
