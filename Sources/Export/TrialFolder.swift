@@ -39,8 +39,12 @@ public struct TrialFolder: Sendable, Hashable {
         let absent = Self.requiredFiles.map(\.name).filter { !FileManager.default.fileExists(atPath: file($0).path) }
         guard !absent.contains(TrialRunner.completionMarker) else { return absent }
         let marker = try? Data(contentsOf: file(TrialRunner.completionMarker))
-        guard let marker, (try? JSONDecoder().decode(TrialOutcome.self, from: marker)) != nil else {
+        guard let marker, let outcome = try? JSONDecoder().decode(TrialOutcome.self, from: marker) else {
             return absent + ["a readable \(TrialRunner.completionMarker)"]
+        }
+        if let diverged = outcome.diverged {
+            // Finished without weights: say why, not only that they are missing.
+            return absent.map { $0 == "weights.h5" ? "weights.h5 (the trial diverged: \(diverged))" : $0 }
         }
         guard !absent.contains("weights.h5"), let problem = Checkpoint.openingProblem(at: file("weights.h5")) else { return absent }
         return absent + ["a readable weights.h5 (\(problem))"]

@@ -30,6 +30,9 @@ public struct SweepStatus: Sendable {
         public var log: URL?
         /// What is wrong with a damaged trial's folder, naming the file (and line).
         public var damage: String?
+        /// A finished trial's divergence (its loss or weights stopped being finite; no weights, not
+        /// scored), as its completion marker records it.
+        public var diverged: String?
     }
 
     public var rows: [Row]
@@ -49,8 +52,9 @@ public struct SweepStatus: Sendable {
         var newest: Date = .distantPast
         rows = record.trials.map { trial in
             var row = Row(trial: trial.index, id: trial.id, state: .notSubmitted)
-            if TrialRunner.outcome(of: trial, in: folder) != nil {
+            if let outcome = TrialRunner.outcome(of: trial, in: folder) {
                 row.state = .finished
+                row.diverged = outcome.diverged.map { "\($0)" }
                 let marker = TrialRunner.folder(of: trial, in: folder).appendingPathComponent(TrialRunner.completionMarker)
                 if let date = (try? FileManager.default.attributesOfItem(atPath: marker.path))?[.modificationDate] as? Date {
                     newest = max(newest, date)
@@ -144,6 +148,7 @@ public struct SweepStatus: Sendable {
         for row in rows { counts[row.state, default: 0] += 1 }
         var lines = rows.map { row in
             var line = "trial \(row.trial) [\(row.id)]: \(row.state.rawValue)"
+            if let diverged = row.diverged { line += " (diverged: \(diverged); no weights, not scored)" }
             if let job = row.job { line += ", Slurm task \(job)" }
             if let state = row.slurmState { line += " (\(state))" }
             if let log = row.log, row.state != .finished { line += ", log \(log.path)" }

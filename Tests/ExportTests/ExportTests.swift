@@ -37,6 +37,18 @@ import Training
         }
     }
 
+    /// A trial that diverged finished without weights: export says why, where it said only that
+    /// the trial lacked weights.h5.
+    @Test func aDivergedTrialIsNamedAsSuch() throws {
+        let scratch = try TemporaryDirectory()
+        let trial = scratch.url.appendingPathComponent("trials/d")
+        try Self.fakeTrial(trial, validation: nil, files: TrialFolder.requiredFiles.map(\.name).filter { $0 != "weights.h5" })
+        try Data(#"{"id": "d", "index": 0, "cell": 0, "seed": 1, "values": [], "splits": {}, "epochs": 1, "diverged": {"epoch": 2, "split": "train", "loss": "nan"}}"#.utf8)
+            .write(to: trial.appendingPathComponent(TrialRunner.completionMarker))
+        let error = #expect(throws: ExportError.self) { try TrialSelection.select(in: scratch.url) }
+        #expect(error.map { "\($0)".contains("trials/d lacks weights.h5 (the trial diverged: ") } == true, "\(String(describing: error))")
+    }
+
     @Test func bestValidationAccuracyThenLowerLossThenFolderName() throws {
         let scratch = try TemporaryDirectory()
         let report = scratch.url

@@ -64,6 +64,10 @@ import Training
         #expect(marker.contains("\"diverged\""))
         #expect(marker.contains("\"loss\" : \"\(divergence.lossText)\""), "\(marker)")
         #expect(TrialRunner.outcome(of: trial, in: scratch.url) == outcome, "the marker reads back, NaN and all")
+        // `status` says finished and diverged (it said finished alone, and export then said the trial lacked weights.h5).
+        try JSONEncoder().encode(SweepRecord(plan: plan)).write(to: scratch.url.appendingPathComponent(SweepRecord.fileName))
+        let status = try SweepStatus(folder: scratch.url)
+        #expect(status.lines.first?.hasSuffix("finished (diverged: \(divergence); no weights, not scored)") == true, "\(status.lines)")
 
         let leaderboard = Leaderboard(metric: plan.sweep.selection, parameters: [], outcomes: [outcome], timings: [:])
         let csv = leaderboard.csvTable.csv
