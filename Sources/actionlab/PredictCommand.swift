@@ -130,7 +130,7 @@ enum PredictCommand: Subcommand {
             // A folder holding an earlier prediction gets this one instead: the streams it recorded
             // that this run does not write again are removed once this run's are written.
             let earlierStreams = PredictionFolder.recordedStreams(in: outputFolder)
-            let resolver = PredictionInputResolver(configuration: configuration)
+            let resolver = PredictionInputResolver(configuration: configuration) { Console.progress("warning: \($0)") }
             var resolved: [PredictionInput] = []
             var failed: [String] = []
             for path in try parsed.values(of: inputs) {

@@ -60,6 +60,13 @@ import Testing
             let files = try FileManager.default.contentsOfDirectory(atPath: scratch.file("predicted/\(stream)").path).sorted()
             #expect(files == ["counts.csv", "predictions.csv", "segments.csv", "summary.md", "timeline.svg"])
         }
+        // A folder's subfolders (Create ML's label folders) are not read, and predict says so.
+        try FileManager.default.createDirectory(at: scratch.file("labelled/walking"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: scratch.file("data/train.ts"), to: scratch.file("labelled/walking/train.ts"))
+        let nested = try CommandLineTool.run(["predict", "reports/run", "labelled", "--output", "nested"], in: scratch.url)
+        #expect(nested.status == 1 && nested.errorOutput.contains("labelled: its subfolder walking/ is not read (an input folder is read "
+            + "one level deep): give it as an input of its own") && nested.errorOutput.contains("the folder holds no input file"),
+                "\(nested.errorOutput)")
         let predictions = try String(contentsOf: scratch.file("predicted/train.ts#1/predictions.csv"), encoding: .utf8)
         #expect(predictions.hasPrefix("index,start_time,end_time,start_frame,label,confidence,status,"))
         // 100 frames at 10 fps, windows of 100 frames: one window, every 5 frames after it.

@@ -11,15 +11,20 @@ import Manifest
 /// - `.mat`: `mat`, with the variable and axes of the model's own MAT sources;
 /// - `.ts`: `uea`; `.csv`: montage annotations when its header names `file_name`, else keypoint CSV;
 /// - `.json`: montage annotations when it is an array of objects with `file_name`, else Kinetics skeleton JSON;
-/// - a folder of `.json` files only: one OpenPose recording; any other folder: each file in it
-///   (sorted by name) by the rules above.
+/// - a folder of `.json` files only, some named `*_keypoints.json`: one OpenPose recording; any
+///   other folder: each file in it (sorted by name) by the rules above; its subfolders are not
+///   read, and ``note`` names them.
 /// Montage annotations give one input per file they name, with that file's annotations as ground truth.
 public struct PredictionInputResolver {
     /// The model's resolved configuration: its frame rate and the settings of its MAT sources.
     public var configuration: ExperimentConfiguration
 
-    public init(configuration: ExperimentConfiguration) {
+    /// Receives what the caller should print: the subfolders of an input folder, which are not read.
+    public var note: (String) -> Void
+
+    public init(configuration: ExperimentConfiguration, note: @escaping (String) -> Void = { _ in }) {
         self.configuration = configuration
+        self.note = note
     }
 
     /// Inputs for `paths`, in order.
@@ -47,6 +52,13 @@ public struct PredictionInputResolver {
             // A folder's files that are inputs (others, such as a README, are not read); when it
             // holds montage annotations, those alone, with the files they name.
             let files = names.map { url.appendingPathComponent($0) }.filter { !isFolder($0) }
+            let subfolders = names.filter { isFolder(url.appendingPathComponent($0)) }
+            if !subfolders.isEmpty {
+                // A Create ML labelled-directories folder, or a folder of OpenPose clips: nothing in them is read.
+                note("\(url.path): its subfolder\(subfolders.count == 1 ? "" : "s") \(subfolders.map { "\($0)/" }.joined(separator: ", ")) "
+                    + "\(subfolders.count == 1 ? "is" : "are") not read (an input folder is read one level deep): give "
+                    + "\(subfolders.count == 1 ? "it" : "each") as an input of its own")
+            }
             let annotationFiles = files.filter(isAnnotationFile)
             let readable = try files.filter { try fileFormat($0) != nil }
             let found = try (annotationFiles.isEmpty ? readable : annotationFiles).flatMap { try inputs(for: $0, expandingFolders: false) }
