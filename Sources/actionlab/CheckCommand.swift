@@ -27,6 +27,13 @@ enum CheckCommand: Subcommand {
             let configuration = plan.base
             let folder = try parsed.value(of: output).map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? configuration.output.directory.appendingPathComponent(configuration.name).appendingPathComponent("check")
+            // As `extract`: a manifest without videos has nothing to check (an empty report said "Flags: None").
+            let listing = ManifestVideos(configurations: [configuration])
+            guard !listing.videos.isEmpty || !listing.listingFailures.isEmpty else {
+                let formats = Set(configuration.dataset.sources.map(\.format.rawValue)).sorted().joined(separator: ", ")
+                throw UsageError("\(try parsed.value(of: manifest)) names no video to check (its sources: \(formats)); "
+                    + "check looks at the videos and pictures of `video` and `montage` sources")
+            }
             let cache = try FeatureCache(directory: configuration.features.cache) { Console.progress("warning: \($0)") }
             Console.progress("checking the videos of \(configuration.name) (extracting what the cache lacks)")
             let check = TrainingDataCheck(configuration: configuration, cache: cache)

@@ -34,6 +34,10 @@ import Testing
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == scratch.file("exported").path)
         #expect(result.errorOutput.contains("best configuration by validation.accuracy"))
+        // `check` of a manifest without videos says so (it wrote an empty report, "Flags: None", with status 0).
+        let check = try CommandLineTool.run(["check", "experiments/export.json5"], in: scratch.url)
+        #expect(check.status == 2 && check.errorOutput.contains("experiments/export.json5 names no video to check (its sources: uea)"),
+                "\(check.errorOutput)")
         let files = try FileManager.default.contentsOfDirectory(atPath: scratch.file("exported").path).sorted()
         #expect(files == ["config.json", "model-card.md", "model.onnx", "weights.safetensors"])
 
