@@ -30,24 +30,15 @@ public struct TrialFolder: Sendable, Hashable {
     /// The URL of a file in the folder.
     public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
 
-    /// The required files that are absent (an unfinished trial lacks some), and `a readable
-    /// complete.json` when the completion marker is there but does not decode, or `a readable
-    /// weights.h5 (<why>)` when the weights do not open (``Checkpoint/openingProblem(at:)``:
-    /// truncated, not HDF5): damaged after the trial finished, which `status` shows as damaged
-    /// and the next run trains again.
+    /// What the folder lacks to be exported (``TrialFolderCheck/lacking``): the required files
+    /// that are absent (an unfinished trial lacks some), `weights.h5 (the trial diverged: …)`,
+    /// `a readable complete.json` when the completion marker does not decode, `a readable
+    /// config.json (<parse error with line>)`, `a readable weights.h5 (<why>)` when the weights
+    /// do not open (``Checkpoint/openingProblem(at:)``: truncated, not HDF5): damaged after the
+    /// trial finished, which `status` shows as damaged and the next run trains again. Empty
+    /// when the folder can be exported.
     public var missingFiles: [String] {
-        let absent = Self.requiredFiles.map(\.name).filter { !FileManager.default.fileExists(atPath: file($0).path) }
-        guard !absent.contains(TrialRunner.completionMarker) else { return absent }
-        let marker = try? Data(contentsOf: file(TrialRunner.completionMarker))
-        guard let marker, let outcome = try? JSONDecoder().decode(TrialOutcome.self, from: marker) else {
-            return absent + ["a readable \(TrialRunner.completionMarker)"]
-        }
-        if let diverged = outcome.diverged {
-            // Finished without weights: say why, not only that they are missing.
-            return absent.map { $0 == "weights.h5" ? "weights.h5 (the trial diverged: \(diverged))" : $0 }
-        }
-        guard !absent.contains("weights.h5"), let problem = Checkpoint.openingProblem(at: file("weights.h5")) else { return absent }
-        return absent + ["a readable weights.h5 (\(problem))"]
+        TrialFolderCheck(folder: url, name: id)?.lacking ?? Self.requiredFiles.map(\.name)
     }
 
     /// Whether `url` holds a trained model (`weights.h5`), i.e. is a trial folder rather than a report.

@@ -41,7 +41,7 @@ public struct TrialRunner {
     }
 
     /// Name of the completion marker inside a trial folder.
-    public static let completionMarker = "complete.json"
+    public static let completionMarker = TrialFolderCheck.markerName
     /// Name of the training checkpoint inside a partial trial folder.
     public static let checkpointName = "checkpoint.h5"
 
@@ -50,65 +50,12 @@ public struct TrialRunner {
         sweepFolder.appendingPathComponent("trials").appendingPathComponent(trial.id)
     }
 
-    /// The files a finished trial folder holds besides its completion marker, which every reader
-    /// of it needs; `weights.h5` only when the trial did not diverge (``TrialOutcome/diverged``).
-    private static func finishedFiles(of outcome: TrialOutcome) -> [String] {
-        ["config.json", "provenance.json", "metrics.json"] + (outcome.diverged == nil ? ["weights.h5"] : [])
-    }
-
-    /// The ``finishedFiles(of:)`` of `outcome` that `folder` lacks.
-    private static func missingFiles(of outcome: TrialOutcome, in folder: URL) -> [String] {
-        finishedFiles(of: outcome).filter { !FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
-    }
-
-    /// Why the `weights.h5` of a finished trial that did not diverge cannot be read
-    /// (``Checkpoint/openingProblem(at:)``: truncated, not HDF5), or nil.
-    private static func unreadableWeights(of outcome: TrialOutcome, in folder: URL) -> String? {
-        guard outcome.diverged == nil else { return nil }
-        return Checkpoint.openingProblem(at: folder.appendingPathComponent("weights.h5"))
-    }
-
-    /// Why one of a finished trial's JSON files cannot be read, with its line and column: a
-    /// `config.json` that does not decode as a trial configuration (export and predict rebuild
-    /// the model from it), a `provenance.json` or `metrics.json` that is not a JSON object; or nil.
-    private static func unreadableJSON(in folder: URL, trialID: String) -> String? {
-        struct AnyObject: Decodable {
-            struct Key: CodingKey {
-                var stringValue: String
-                var intValue: Int? { nil }
-                init(stringValue: String) { self.stringValue = stringValue }
-                init?(intValue: Int) { nil }
-            }
-            init(from decoder: Decoder) throws { _ = try decoder.container(keyedBy: Key.self) }
-        }
-        for name in ["config.json", "provenance.json", "metrics.json"] {
-            let path = "trials/\(trialID)/\(name)"
-            do {
-                let data = try Data(contentsOf: folder.appendingPathComponent(name))
-                if name == "config.json" {
-                    _ = try JSONDocument.decode(TrialConfigurationFile.self, from: data, filePath: path)
-                } else {
-                    _ = try JSONDocument.decode(AnyObject.self, from: data, filePath: path)
-                }
-            } catch let error as JSON5Error {
-                return "\(error)"
-            } catch {
-                return "\(path) cannot be read: \(error.localizedDescription)"
-            }
-        }
-        return nil
-    }
-
     /// The outcome of a finished trial, or nil if it has not finished, or its folder was damaged
-    /// afterwards (``damage(of:in:)``).
+    /// afterwards (``damage(of:in:)``, ``TrialFolderCheck``).
     public static func outcome(of trial: Trial, in sweepFolder: URL) -> TrialOutcome? {
-        let folder = folder(of: trial, in: sweepFolder)
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent(completionMarker)),
-              let outcome = try? JSONDecoder().decode(TrialOutcome.self, from: data),
-              missingFiles(of: outcome, in: folder).isEmpty, unreadableWeights(of: outcome, in: folder) == nil,
-              unreadableJSON(in: folder, trialID: trial.id) == nil
-        else { return nil }
-        return outcome
+        guard let check = TrialFolderCheck(folder: folder(of: trial, in: sweepFolder), name: "trials/\(trial.id)"),
+              check.isWhole else { return nil }
+        return check.outcome
     }
 
     /// Trains, evaluates and writes `trial` unless it has already finished; when another
@@ -344,27 +291,7 @@ public struct TrialRunner {
     /// `provenance.json`'s), `trials/<id>/metrics.json is missing`, or `trials/<id>/weights.h5
     /// cannot be read: truncated file: …`; nil when there is no folder or it is whole.
     public static func damage(of trial: Trial, in sweepFolder: URL) -> String? {
-        let folder = folder(of: trial, in: sweepFolder)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return nil }
-        let markerName = "trials/\(trial.id)/\(completionMarker)"
-        guard isDirectory.boolValue else { return "trials/\(trial.id) is a file, not a trial folder" }
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent(completionMarker)) else {
-            return "\(markerName) is missing or cannot be read"
-        }
-        let outcome: TrialOutcome
-        do {
-            outcome = try JSONDocument.decode(TrialOutcome.self, from: data, filePath: markerName)
-        } catch {
-            return "\(error)"
-        }
-        let missing = missingFiles(of: outcome, in: folder)
-        guard missing.isEmpty else {
-            return missing.map { "trials/\(trial.id)/\($0)" }.joined(separator: ", ") + (missing.count == 1 ? " is" : " are")
-                + " missing from the finished trial"
-        }
-        if let problem = unreadableJSON(in: folder, trialID: trial.id) { return problem }
-        return unreadableWeights(of: outcome, in: folder).map { "trials/\(trial.id)/weights.h5 cannot be read: \($0)" }
+        TrialFolderCheck(folder: folder(of: trial, in: sweepFolder), name: "trials/\(trial.id)")?.damage
     }
 
     /// Moves the folder of `trial` out of `trials/` when it exists but has no readable

@@ -30,11 +30,48 @@ import Training
             switch name {
             case "weights.h5": try Checkpoint(model: []).write(to: url)
             case "metrics.json": try Data(("{" + splits.joined(separator: ",") + "}").utf8).write(to: url)
+            case "config.json":
+                // A configuration that decodes, as a finished trial's must (TrialFolderCheck).
+                let configuration = String(decoding: try JSONEncoder().encode(ExperimentConfiguration.defaults), as: UTF8.self)
+                try Data(#"{"seed": 1, "trial": "x", "configuration": \#(configuration)}"#.utf8).write(to: url)
+            case "provenance.json": try Data("{}".utf8).write(to: url)
             case TrialRunner.completionMarker:
                 try Data(#"{"id": "x", "index": 0, "cell": 0, "seed": 1, "values": [], "splits": {}, "epochs": 1}"#.utf8).write(to: url)
             default: try Data().write(to: url)
             }
         }
+    }
+
+    /// `status` and `run` (damage) and `export` and `predict` (what a folder lacks) judge a trial
+    /// folder by one check: every kind of damage is seen by both, with the file named.
+    @Test func statusAndExportJudgeATrialFolderAlike() throws {
+        let scratch = try TemporaryDirectory()
+        let damages: [(name: String, damage: (URL) throws -> Void, lacks: String)] = [
+            ("marker", { try Data("{".utf8).write(to: $0.appendingPathComponent("complete.json")) }, "a readable complete.json"),
+            ("config", { try Data("{\"seed\": 1}".utf8).write(to: $0.appendingPathComponent("config.json")) },
+             "a readable config.json (trials/config/config.json"),
+            ("provenance", { try Data("[]".utf8).write(to: $0.appendingPathComponent("provenance.json")) },
+             "a readable provenance.json (trials/provenance/provenance.json:1:1"),
+            ("metrics", { try FileManager.default.removeItem(at: $0.appendingPathComponent("metrics.json")) }, "metrics.json"),
+            ("weights", { try Data("not HDF5".utf8).write(to: $0.appendingPathComponent("weights.h5")) }, "a readable weights.h5 ("),
+        ]
+        let whole = scratch.url.appendingPathComponent("trials/whole")
+        try Self.fakeTrial(whole, validation: (0.5, 1))
+        let check = try #require(TrialFolderCheck(folder: whole, name: "trials/whole"))
+        #expect(check.isWhole && check.damage == nil && check.lacking.isEmpty, "\(check.problems)")
+        #expect(TrialFolderCheck(folder: scratch.file("absent"), name: "absent") == nil)
+        for (name, damage, lacks) in damages {
+            let folder = scratch.url.appendingPathComponent("trials/\(name)")
+            try Self.fakeTrial(folder, validation: (0.5, 1))
+            try damage(folder)
+            let check = try #require(TrialFolderCheck(folder: folder, name: "trials/\(name)"))
+            #expect(!check.isWhole && check.damage?.contains("trials/\(name)") == true, "\(name): \(String(describing: check.damage))")
+            let missing = TrialFolder(url: folder, id: "trials/\(name)").missingFiles
+            #expect(missing.count == 1 && missing[0].hasPrefix(lacks), "\(name): \(missing)")
+        }
+        let selection = try TrialSelection.select(in: scratch.url)
+        #expect(selection.chosen.folder.id == "trials/whole")
+        #expect(selection.incomplete.map(\.id).sorted() == damages.map { "trials/\($0.name)" }.sorted())
     }
 
     /// A trial that diverged finished without weights: export says why, where it said only that
@@ -125,6 +162,7 @@ import Training
             try TrialSelection.select(in: report, trialID: "s9")
         }
         // Files that exist but are not what they claim: the message names the file and the key.
+        try Data().write(to: report.appendingPathComponent("trials/s1/config.json"))
         let error = #expect(throws: ExportError.self) {
             try TrialArtifacts(folder: TrialFolder(url: report.appendingPathComponent("trials/s1"), id: "trials/s1"))
         }
