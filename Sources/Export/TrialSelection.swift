@@ -56,6 +56,9 @@ public struct TrialSelection: Sendable {
         }
     }
 
+    /// Why a regular file given as the model folder cannot be read.
+    static let notAFolder = "a file, not a folder: give a sweep folder, a trial folder or an export folder"
+
     /// Finds the trials in `directory` and chooses one.
     ///
     /// `directory` is either a trial folder (it holds `weights.h5`) or a sweep folder whose
@@ -67,9 +70,9 @@ public struct TrialSelection: Sendable {
     ///     folder name.
     /// - Returns: The selection, with every complete candidate's values.
     /// - Throws: ``ExportError`` when the folder is missing or a file, holds no complete trial, has no
-    ///   trial `trialID`, or no candidate has validation metrics (and `trialID` is nil).
-    /// Why a regular file given as the model folder cannot be read.
-    static let notAFolder = "a file, not a folder: give a sweep folder, a trial folder or an export folder"
+    ///   trial `trialID`, or no candidate has validation metrics (and `trialID` is nil);
+    ///   `SweepError.notASweep` when the folder holds a `sweep.json` that cannot be read (its
+    ///   leaderboard rule cannot be applied, and another rule would choose silently).
 
     public static func select(in directory: URL, trialID: String? = nil) throws -> TrialSelection {
         var isDirectory: ObjCBool = false
@@ -125,7 +128,10 @@ public struct TrialSelection: Sendable {
         if givenDirectly, let only = candidates.first {
             return TrialSelection(candidates: candidates, chosen: only, rule: "the trial folder given", incomplete: incomplete)
         }
-        if let record = try? SweepRecord(folder: directory) {
+        // A sweep.json that is there but does not read is an error, as in `status` and `compare`:
+        // falling back to the validation rule would choose by another rule without a word.
+        if FileManager.default.fileExists(atPath: directory.appendingPathComponent(SweepRecord.fileName).path) {
+            let record = try SweepRecord(folder: directory)
             let outcomes = record.trials.compactMap { TrialRunner.outcome(of: $0, in: directory) }
             let leaderboard = Leaderboard(
                 metric: record.sweep.selection, parameters: record.sweep.axes.map(\.path), outcomes: outcomes, timings: [:])

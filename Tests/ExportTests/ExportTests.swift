@@ -74,6 +74,17 @@ import Training
         #expect(selection.incomplete.map(\.id).sorted() == damages.map { "trials/\($0.name)" }.sorted())
     }
 
+    /// A `sweep.json` that does not read stops the selection, as it stops `status` and `compare`:
+    /// choosing by the validation rule instead (what happened) would export another trial silently.
+    @Test func aDamagedSweepRecordIsAnErrorNotAnotherRule() throws {
+        let scratch = try TemporaryDirectory()
+        try Self.fakeTrial(scratch.url.appendingPathComponent("trials/a"), validation: (0.5, 1))
+        #expect(try TrialSelection.select(in: scratch.url).chosen.folder.id == "trials/a")
+        try Data(#"{"format": "actionlab-sweep", "format_version": 1, "#.utf8).write(to: scratch.file("sweep.json"))
+        let error = #expect(throws: SweepError.self) { try TrialSelection.select(in: scratch.url) }
+        #expect(error.map { "\($0)".contains("sweep.json") && "\($0)".contains("cannot be read") } == true, "\(String(describing: error))")
+    }
+
     /// A trial that diverged finished without weights: export says why, where it said only that
     /// the trial lacked weights.h5.
     @Test func aDivergedTrialIsNamedAsSuch() throws {
