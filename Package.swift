@@ -39,7 +39,7 @@ let package = Package(
 
         // Domain modules, each knowing only the ones to its left in DESIGN.md's data flow.
         .target(name: "JSON5"),
-        .target(name: "Pose", dependencies: ["CMediaPipe", "MATLAB"]),
+        .target(name: "Pose", dependencies: ["CMediaPipe", "MATLAB", "AtomicFiles"]),
         .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "CCrypto", "AtomicFiles"]),
         // Videos to cached pose sequences: FFmpeg decoding pipelined with MediaPipe pose estimation.
         .target(name: "Extraction", dependencies: ["Video", "Pose", "FeatureCache"]),
@@ -68,7 +68,7 @@ let package = Package(
         // Typed configuration of an experiment, read from a JSON5 manifest.
         .target(name: "Manifest", dependencies: ["ManifestSchema", "Models", "JSON5", "Pose", "Augmentation", "NeuralNetwork"]),
         // Sources, import through the feature cache, splits, windows and the training-data check.
-        .target(name: "Dataset", dependencies: ["Manifest", "Pose", "FeatureCache", "Extraction", "Randomness"]),
+        .target(name: "Dataset", dependencies: ["Manifest", "Pose", "FeatureCache", "Extraction", "Randomness", "AtomicFiles"]),
         // Model construction, the seeded trainer and evaluation (metrics, confusion matrices).
         .target(name: "Training", dependencies: ["Dataset", "Manifest", "Models", "Augmentation", "NeuralNetwork", "Pose", "Randomness"]),
         // Run files: tables (CSV, Markdown), SVG charts, provenance.
@@ -78,7 +78,7 @@ let package = Package(
             name: "Sweeps",
             dependencies: ["Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "FeatureCache", "NeuralNetwork", "AtomicFiles", "TensorBoard"]),
         // A sweep folder's trials logged to an MLflow tracking server (REST API).
-        .target(name: "MLflow", dependencies: ["Sweeps", "Reports", "Training", "JSON5"]),
+        .target(name: "MLflow", dependencies: ["Sweeps", "Reports", "Training", "JSON5", "AtomicFiles"]),
         // The best trial's model to ONNX, safetensors and HDF5, with a model card.
         .target(
             name: "Export",

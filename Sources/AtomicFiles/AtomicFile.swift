@@ -57,7 +57,7 @@ public enum AtomicFile {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw AtomicFileError(path: folder.path, operation: "create folder", reason: error.localizedDescription)
+                throw AtomicFileError(path: folder.path, operation: "create folder", reason: FileErrorReason.of(error))
             }
         }
         try replace(url, temporary: temporary, syncing: syncing) { temporary in

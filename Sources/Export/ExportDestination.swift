@@ -65,7 +65,7 @@ enum ExportDestination {
             if let file = fileInTheWay(of: output) {
                 throw ExportError.unsuitableOutput(path: output.path, reason: "\(file.path) is a file, not a folder")
             }
-            throw AtomicFileError(path: output.path, operation: "create folder", reason: error.localizedDescription)
+            throw AtomicFileError(path: output.path, operation: "create folder", reason: FileErrorReason.of(error))
         }
     }
 

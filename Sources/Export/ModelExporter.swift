@@ -131,7 +131,7 @@ public struct ModelExporter {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw ExportError.unreadableFile(path: url.path, reason: error.localizedDescription)
+            throw ExportError.unreadableFile(path: url.path, reason: FileErrorReason.of(error))
         }
     }
 }

@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 import JSON5
 import NeuralNetwork
@@ -60,7 +61,7 @@ public struct TrialFolder: Sendable, Hashable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ExportError.unreadableFile(path: url.path, reason: error.localizedDescription)
+            throw ExportError.unreadableFile(path: url.path, reason: FileErrorReason.of(error))
         }
         do {
             return try JSONDocument.decode(Value.self, from: data)

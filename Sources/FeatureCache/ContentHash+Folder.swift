@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 extension ContentHash {
@@ -33,7 +34,7 @@ extension ContentHash {
                 .filter { !$0.hasPrefix(".") && $0.utf8.count > suffix.utf8.count && $0.lowercased().hasSuffix(suffix) }
                 .sorted()
         } catch {
-            throw FeatureCacheError.cannotReadSource(path: url.path, reason: error.localizedDescription)
+            throw FeatureCacheError.cannotReadSource(path: url.path, reason: FileErrorReason.of(error))
         }
         let folder = url.standardizedFileURL.path
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"

@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// A SHA-256 digest identifying content: of bytes, of text, or of a file's bytes.
@@ -63,7 +64,7 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw FeatureCacheError.cannotReadSource(path: url.path, reason: error.localizedDescription)
+            throw FeatureCacheError.cannotReadSource(path: url.path, reason: FileErrorReason.of(error))
         }
         defer { try? handle.close() }
         let hasher = try SHA256Hasher()
@@ -72,7 +73,7 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
             do {
                 chunk = try handle.read(upToCount: max(1, chunkSize))
             } catch {
-                throw FeatureCacheError.cannotReadSource(path: url.path, reason: error.localizedDescription)
+                throw FeatureCacheError.cannotReadSource(path: url.path, reason: FileErrorReason.of(error))
             }
             guard let chunk, !chunk.isEmpty else { break }
             try chunk.withUnsafeBytes { try hasher.update($0) }

@@ -56,7 +56,7 @@ public final class FeatureCache: Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw FeatureCacheError.cannotWrite(
-                file: directory.path, operation: "create directory", reason: error.localizedDescription)
+                file: directory.path, operation: "create directory", reason: FileErrorReason.of(error))
         }
     }
 
@@ -334,7 +334,7 @@ public final class FeatureCache: Sendable {
         do {
             shards = try manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
         } catch {
-            throw FeatureCacheError.cannotWrite(file: directory.path, operation: "list", reason: error.localizedDescription)
+            throw FeatureCacheError.cannotWrite(file: directory.path, operation: "list", reason: FileErrorReason.of(error))
         }
         var removed: [URL] = []
         for shard in shards {

@@ -223,7 +223,7 @@ public final class FileIdentityIndex: @unchecked Sendable {
             do {
                 data = try Data(contentsOf: url)
             } catch {
-                throw FileIdentityIndexError(file: url.path, offset: 0, reason: "cannot read: \(error.localizedDescription)")
+                throw FileIdentityIndexError(file: url.path, offset: 0, reason: "cannot read: \(FileErrorReason.of(error))")
             }
             records.merge(try Self.decode(data, file: url.path)) { ours, _ in ours }
         } catch {

@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// A client of an MLflow tracking server's REST API, the calls ActionLab needs.
@@ -132,7 +133,7 @@ public struct MLflowClient: Sendable {
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try data.write(to: file, options: .atomic)
             } catch {
-                throw .unreadableFile(path: file.path, reason: "cannot write the artifact: \(error.localizedDescription)")
+                throw .unreadableFile(path: file.path, reason: "cannot write the artifact: \(FileErrorReason.of(error))")
             }
         } else {
             throw .unsupportedArtifactStore(runID: run.id, uri: uri)

@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 import JSON5
 import Reports
@@ -191,7 +192,7 @@ public struct MLflowSweepLogger {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw .unreadableFile(path: url.path, reason: error.localizedDescription)
+            throw .unreadableFile(path: url.path, reason: FileErrorReason.of(error))
         }
     }
 

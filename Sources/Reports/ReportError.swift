@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// Errors reading or writing a run's report files.
@@ -16,11 +17,7 @@ public enum ReportError: Error, CustomStringConvertible, Equatable {
         }
     }
 
-    /// The POSIX reason inside a Foundation file error ("Not a directory"), else its description.
-    /// Used for every file error a report or sweep shows.
-    public static func reason(_ error: Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
-        return error.localizedDescription
-    }
+    /// The POSIX reason inside a Foundation file error ("Not a directory"), else its description
+    /// (``FileErrorReason/of(_:)``). Used for every file error a report or sweep shows.
+    public static func reason(_ error: Error) -> String { FileErrorReason.of(error) }
 }

@@ -292,7 +292,7 @@ public struct SweepRunner {
                         manifest = try Data(contentsOf: manifestURL)
                     } catch {
                         throw ReportError.writeFailed(
-                            path: manifestURL.path, reason: "cannot re-read the manifest: \(error.localizedDescription)")
+                            path: manifestURL.path, reason: "cannot re-read the manifest: \(FileErrorReason.of(error))")
                     }
                     try AtomicFile.write(manifest, to: temporary.appendingPathComponent("manifest.json5"))
                 }

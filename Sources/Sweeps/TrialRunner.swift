@@ -313,7 +313,7 @@ public struct TrialRunner {
         do {
             try FileManager.default.createDirectory(at: damaged, withIntermediateDirectories: true)
         } catch {
-            throw ReportError.writeFailed(path: damaged.path, reason: error.localizedDescription)
+            throw ReportError.writeFailed(path: damaged.path, reason: FileErrorReason.of(error))
         }
         guard rename(folder.path, damaged.appendingPathComponent(name).path) == 0 else {
             throw ReportError.writeFailed(

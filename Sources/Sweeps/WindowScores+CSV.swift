@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 import Reports
 import Training
@@ -36,7 +37,7 @@ extension WindowScores {
     public init(contentsOf url: URL) throws {
         func failure(_ reason: String) -> SweepError { .windowScores(path: url.path, reason: reason) }
         let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch { throw failure("cannot be read: \(error.localizedDescription)") }
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch { throw failure("cannot be read: \(FileErrorReason.of(error))") }
         let table: Table
         do { table = try Table.parse(csv: text) } catch { throw failure("\(error)") }
         let fixed = ["window", "recording", "recording_label", "label"]

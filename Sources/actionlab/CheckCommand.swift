@@ -43,7 +43,7 @@ enum CheckCommand: Subcommand {
                 try AtomicFile.write(check.videosCSV(), to: folder.appendingPathComponent("videos.csv"))
                 try AtomicFile.write(check.labelsCSV(), to: folder.appendingPathComponent("labels.csv"))
             } catch {
-                throw ReportError.writeFailed(path: folder.path, reason: "\(error)")
+                throw ReportError.writeFailed(path: folder.path, reason: ReportError.reason(error))
             }
             for flag in check.flags { Console.progress("flag: \(flag)") }
             for failure in check.failures { Console.error("failed: \(failure)") }

@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// Output conventions of the command-line tool: results on standard output, progress and
@@ -50,7 +51,7 @@ enum Console {
             error("run 'actionlab \(command.name) --help' for usage")
             return 2
         } catch {
-            Console.error("error: \(error)")
+            Console.error("error: \(FileErrorReason.message(error))")
             return 1
         }
     }

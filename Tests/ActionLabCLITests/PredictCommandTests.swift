@@ -67,6 +67,10 @@ import Testing
         #expect(nested.status == 1 && nested.errorOutput.contains("labelled: its subfolder walking/ is not read (an input folder is read "
             + "one level deep): give it as an input of its own") && nested.errorOutput.contains("the folder holds no input file"),
                 "\(nested.errorOutput)")
+        // An output folder under a file: the system's reason, not Foundation's error dump.
+        let underFile = try CommandLineTool.run(["predict", "reports/run", "data/train.ts", "--output", "data/train.ts/sub"], in: scratch.url)
+        #expect(underFile.status == 1 && underFile.errorOutput.contains("data/train.ts/sub: cannot write: cannot create the output folder: Not a directory")
+                && !underFile.errorOutput.contains("NSCocoaErrorDomain"), "\(underFile.errorOutput)")
         let predictions = try String(contentsOf: scratch.file("predicted/train.ts#1/predictions.csv"), encoding: .utf8)
         #expect(predictions.hasPrefix("index,start_time,end_time,start_frame,label,confidence,status,"))
         // 100 frames at 10 fps, windows of 100 frames: one window, every 5 frames after it.

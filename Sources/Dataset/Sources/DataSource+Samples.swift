@@ -1,3 +1,4 @@
+import AtomicFiles
 import Extraction
 import Foundation
 import Manifest
@@ -98,7 +99,7 @@ extension DataSource {
             return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
         } catch {
-            throw DatasetSourceError(file: folder.path, message: "cannot list: \(error.localizedDescription)")
+            throw DatasetSourceError(file: folder.path, message: "cannot list: \(FileErrorReason.of(error))")
         }
     }
 

@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 import Pose
 
@@ -22,7 +23,7 @@ public enum MontageAnnotations {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw DatasetSourceError(file: url.path, message: "cannot read: \(error.localizedDescription)")
+            throw DatasetSourceError(file: url.path, message: "cannot read: \(FileErrorReason.of(error))")
         }
         let rows = url.pathExtension.lowercased() == "csv" ? try csvRows(text, file: url.path) : try jsonRows(text, file: url.path)
         let folder = url.deletingLastPathComponent().resolvingSymlinksInPath().standardizedFileURL

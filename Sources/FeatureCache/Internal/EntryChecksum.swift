@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// The checksum header of a cache entry: the HDF5 user block that holds the SHA-256 of the rest
@@ -45,14 +46,14 @@ enum EntryChecksum {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw damaged("cannot be opened: \(error.localizedDescription)")
+            throw damaged("cannot be opened: \(FileErrorReason.of(error))")
         }
         defer { try? handle.close() }
         func read(_ count: Int) throws -> Data {
             do {
                 return try handle.read(upToCount: count) ?? Data()
             } catch {
-                throw damaged("cannot be read: \(error.localizedDescription)")
+                throw damaged("cannot be read: \(FileErrorReason.of(error))")
             }
         }
         let header = try read(headerSize)

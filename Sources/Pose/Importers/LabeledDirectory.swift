@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// Create ML's labeled-directories layout: one folder per class label, holding that class's files.
@@ -55,7 +56,7 @@ public enum LabeledDirectory {
             return try FileManager.default.contentsOfDirectory(
                 at: directory, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
         } catch {
-            throw ImportError(path: directory.path, line: nil, kind: .unreadable(reason: error.localizedDescription))
+            throw ImportError(path: directory.path, line: nil, kind: .unreadable(reason: FileErrorReason.of(error)))
         }
     }
 

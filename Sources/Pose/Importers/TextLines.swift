@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// The lines of a text file as slices of its UTF-8 bytes, with 1-based line numbers.
@@ -21,7 +22,7 @@ struct TextLines: Sequence {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ImportError(path: url.path, line: nil, kind: .unreadable(reason: error.localizedDescription))
+            throw ImportError(path: url.path, line: nil, kind: .unreadable(reason: FileErrorReason.of(error)))
         }
         let all = [UInt8](data)
         for (marks, encoding) in [([0x00, 0x00, 0xFE, 0xFF], "UTF-32"), ([0xFF, 0xFE, 0x00, 0x00], "UTF-32"),

@@ -91,7 +91,7 @@ public enum PredictionFolder {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try AtomicFile.write(try encoder.encode(Record(streams: streams)), to: url)
         } catch {
-            throw ReportError.writeFailed(path: url.path, reason: "\(error)")
+            throw ReportError.writeFailed(path: url.path, reason: ReportError.reason(error))
         }
     }
 

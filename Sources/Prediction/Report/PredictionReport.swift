@@ -53,7 +53,7 @@ public struct PredictionReport {
                 return url
             }
         } catch {
-            throw ReportError.writeFailed(path: folder.path, reason: "\(error)")
+            throw ReportError.writeFailed(path: folder.path, reason: ReportError.reason(error))
         }
     }
 

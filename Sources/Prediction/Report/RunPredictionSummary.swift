@@ -63,7 +63,7 @@ public struct RunPredictionSummary {
             if let pooled { try AtomicFile.write(Self.evaluationTable(pooled).csv, to: folder.appendingPathComponent(Self.fileNames[1])) }
             try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: folder.appendingPathComponent(Self.fileNames[0]))
         } catch {
-            throw ReportError.writeFailed(path: folder.path, reason: "\(error)")
+            throw ReportError.writeFailed(path: folder.path, reason: ReportError.reason(error))
         }
     }
 

@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// A value of a parsed JSON file with its JSON path, for importers that report exactly where a
@@ -22,7 +23,7 @@ struct JSONCursor {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw ImportError(path: url.path, line: nil, kind: .unreadable(reason: error.localizedDescription))
+            throw ImportError(path: url.path, line: nil, kind: .unreadable(reason: FileErrorReason.of(error)))
         }
     }
 

@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 
 /// Reads a folder of OpenPose per-frame JSON files (`--write_json`) as one ``SkeletonLayout/vision18`` sequence.
@@ -94,7 +95,7 @@ public struct OpenPoseJSONImporter: SequenceImporter {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
                 .filter { !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".json") }.sorted()
         } catch {
-            throw ImportError(path: folder.path, line: nil, kind: .unreadable(reason: error.localizedDescription))
+            throw ImportError(path: folder.path, line: nil, kind: .unreadable(reason: FileErrorReason.of(error)))
         }
         let prefix = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
         let numbered = names.enumerated().map { index, name in
