@@ -30,6 +30,13 @@ import Testing
     @Test func streamFolderNamesAvoidRepeatsAndRunLevelFiles() {
         #expect(PredictionFolder.streamFolderName(for: "walk.mp4", taken: []) == "walk.mp4")
         #expect(PredictionFolder.streamFolderName(for: "walk.mp4", taken: ["walk.mp4", "walk.mp4-2"]) == "walk.mp4-3")
+        // A name over the file system's 255 bytes keeps its head and its series number.
+        let long = String(repeating: "é", count: 150) + ".ts#12"
+        let short = PredictionFolder.streamFolderName(for: long, taken: [])
+        #expect(short.utf8.count <= PredictionFolder.maximumNameBytes && short.hasPrefix("éé") && short.hasSuffix("é.ts#12") && short.contains("…"),
+                "\(short)")
+        #expect(PredictionFolder.streamFolderName(for: long, taken: [short]) == short + "-2")
+        #expect(PredictionFolder.streamFolderName(for: String(repeating: "a", count: 240), taken: []).utf8.count == 240)
         #expect(PredictionFolder.streamFolderName(for: "evaluation.csv", taken: []) == "evaluation.csv-2")
         #expect(PredictionFolder.streamFolderName(for: "summary.md", taken: ["summary.md-2"]) == "summary.md-3")
         #expect(PredictionFolder.streamFolderName(for: PredictionFolder.recordName, taken: []) == "\(PredictionFolder.recordName)-2")

@@ -29,9 +29,13 @@ public enum PredictionFolder {
     /// The folder name of a stream called `name`: the name itself, or `name-2`, `name-3`, … when
     /// `taken` holds it (an earlier stream of the run) or it is a run-level file's name
     /// (`summary.md`, `evaluation.csv`, ``recordName``), which an input such as `evaluation.csv`
-    /// or an OpenPose folder `summary.md/` would otherwise collide with.
+    /// or an OpenPose folder `summary.md/` would otherwise collide with. A name longer than
+    /// ``maximumNameBytes`` keeps its first 160 and last 70 bytes around `…` (the tail holds the
+    /// series number, `#3`): a file system refuses names over 255 bytes (`NAME_MAX`), which made
+    /// every stream of an input with a long file name fail.
     public static func streamFolderName(for name: String, taken: Set<String>) -> String {
         let reserved = Set(RunPredictionSummary.fileNames + [recordName])
+        let name = shortened(name)
         var candidate = name
         var suffix = 2
         while taken.contains(candidate) || reserved.contains(candidate) {
@@ -39,6 +43,25 @@ public enum PredictionFolder {
             suffix += 1
         }
         return candidate
+    }
+
+    /// The longest stream folder name, in UTF-8 bytes: `NAME_MAX` (255) less room for a `-N` suffix.
+    public static let maximumNameBytes = 240
+
+    /// `name`, or its head and tail around `…` when it is longer than ``maximumNameBytes``.
+    private static func shortened(_ name: String) -> String {
+        guard name.utf8.count > maximumNameBytes else { return name }
+        var head = ""
+        for character in name {
+            guard head.utf8.count + character.utf8.count <= 160 else { break }
+            head.append(character)
+        }
+        var tail = ""
+        for character in name.reversed() {
+            guard tail.utf8.count + character.utf8.count <= 70 else { break }
+            tail.insert(character, at: tail.startIndex)
+        }
+        return head + "…" + tail
     }
 
     /// Refuses a folder that is a sweep, trial or export folder, or lies up to three levels
