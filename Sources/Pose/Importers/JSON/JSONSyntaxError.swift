@@ -21,11 +21,29 @@ public struct JSONSyntaxError: Sendable, Equatable {
         guard let range = text.range(of: #"character \d+"#, options: .regularExpression),
               let offset = Int(text[range].dropFirst("character ".count))
         else {
+            // A file cut short: Foundation gives no offset, but the place is the end of the text.
+            if text.localizedCaseInsensitiveContains("end of file"), data.count <= 1 << 24 {
+                let (line, column) = Self.place(ofUTF16Offset: .max, in: data)
+                self.line = line
+                self.column = column
+                self.reason = "the text ends early, at line \(line), column \(column) (a file cut short?)"
+                return
+            }
             self.line = nil
             self.column = nil
             self.reason = text.isEmpty ? "syntax error" : text
             return
         }
+        let (line, column) = Self.place(ofUTF16Offset: offset, in: data)
+        self.line = line
+        self.column = column
+        self.reason = text.replacingCharacters(in: range, with: "column \(column)")
+            .replacingOccurrences(of: " around column", with: " at column")
+    }
+
+    /// The 1-based line and column of the UTF-16 offset `offset` of `data`'s text (its end when
+    /// `offset` is past it), counting the first 16 MiB.
+    private static func place(ofUTF16Offset offset: Int, in data: Data) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
         let utf16 = String(decoding: data.prefix(1 << 24), as: UTF8.self).utf16
@@ -40,9 +58,6 @@ public struct JSONSyntaxError: Sendable, Equatable {
                 column += 1
             }
         }
-        self.line = line
-        self.column = column
-        self.reason = text.replacingCharacters(in: range, with: "column \(column)")
-            .replacingOccurrences(of: " around column", with: " at column")
+        return (line, column)
     }
 }
