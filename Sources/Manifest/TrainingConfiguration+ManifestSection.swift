@@ -21,7 +21,7 @@ extension TrainingConfiguration: ManifestSection {
             Setting("labelSmoothing", \.labelSmoothing, .number(.unitInterval), "label smoothing of the cross-entropy loss"),
             Setting("seeds", \.seeds, .list(.integer(.nonNegative), minimumCount: 1, distinct: "seed"),
                     "one run per seed; same manifest and seed give bit-identical results"),
-            Setting("threads", \.threads, .integer(.atLeast(1)),
+            Setting("threads", \.threads, .integer(.closed(1, Double(TrainingConfiguration.maximumThreads))),
                     "threads each run splits its layers' work between (OpenBLAS itself runs single-threaded)"),
             .section("schedule", \.schedule, "how the learning rate changes, set once per epoch"),
             Setting("gradientClipNorm", \.gradientClipNorm, .optional(.number(.positive)),

@@ -48,6 +48,9 @@ public struct TrainingConfiguration: Sendable, Hashable {
     /// The threads each run splits its numeric work between (``ComputeThreads``; 1 by default:
     /// a sweep runs trials in parallel instead).
     public var threads: Int
+    /// The most ``threads`` a run takes (manifest and `--threads`): more than any machine it
+    /// runs on has, where a typo (100000) would split every operation into its smallest parts.
+    public static let maximumThreads = 1024
     /// How the learning rate changes from epoch to epoch.
     public var schedule: ScheduleConfiguration
     /// The largest global L2 norm of the gradients before each step (PyTorch's

@@ -84,6 +84,12 @@ package struct ManifestNode {
         guard let number = value.numberValue else { return reportWrongType(expected: "an integer") }
         guard let integer = number.integerValue else {
             let whole = number.doubleValue.rounded() == number.doubleValue && abs(number.doubleValue) < 1e15
+            let tooLarge = number.doubleValue.rounded() == number.doubleValue && abs(number.doubleValue) >= 9.2e18
+            if tooLarge {
+                let range = bounds.description.isEmpty ? " of magnitude at most \(Int.max)" : bounds.description
+                report("value out of range: expected an integer\(range), found \(number)")
+                return nil
+            }
             report("expected an integer, found \(number)"
                 + (whole ? " written with a fraction or an exponent; write it as digits only (\(Int(number.doubleValue)))" : ""))
             return nil

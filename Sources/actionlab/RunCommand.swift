@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 import Sweeps
 
 /// `actionlab run MANIFEST [--output DIR] [--jobs N] [--threads N] [--workers N] [--prepare]` and
@@ -55,6 +56,9 @@ enum RunCommand: Subcommand {
             let target = URL(fileURLWithPath: try parsed.value(of: Self.target))
             let jobs = try parsed.value(of: Self.jobs) ?? 1
             let threads = try parsed.value(of: Self.threads)
+            if let threads, threads > TrainingConfiguration.maximumThreads {
+                throw UsageError("\(Self.threads.declaration.spelling) takes at most \(TrainingConfiguration.maximumThreads) threads, found \(threads)")
+            }
             var isDirectory: ObjCBool = false
             let isFolder = FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) && isDirectory.boolValue
             let output = try parsed.value(of: Self.output)

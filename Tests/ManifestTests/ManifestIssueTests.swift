@@ -86,9 +86,13 @@ import Testing
         (ManifestFixture.withDataset("validation: { fraction: 0 }"),
          "dataset.validation.fraction", "value out of range: expected a number in (0, 0.5], found 0"),
         ("training: { epochs: 100001 }", "training.epochs", "value out of range: expected an integer in [1, 100000], found 100001"),
+        ("training: { threads: 100000 }", "training.threads", "value out of range: expected an integer in [1, 1024], found 100000"),
         ("training: { learningRate: 0 }", "training.learningRate", "value out of range: expected a number > 0, found 0"),
         ("training: { seeds: [] }", "training.seeds", "value out of range: expected at least 1 element, found 0"),
         ("training: { seeds: [-1] }", "training.seeds[0]", "value out of range: expected an integer >= 0, found -1"),
+        // Digits past Int's range are too large, not "not an integer".
+        ("training: { seeds: [18446744073709551616] }", "training.seeds[0]",
+         "value out of range: expected an integer >= 0, found 1.8446744073709552e+19"),
         ("model: { dropout: 1 }", "model.dropout", "value out of range: expected a number in [0, 1), found 1"),
         ("model: { kernelSizes: [7, 4, 3] }", "model.kernelSizes[1]", "value out of range: expected an odd kernel size, so that padding keeps the length, found 4"),
         ("features: { frameRate: Infinity }", "features.frameRate", "value out of range: expected a finite number, found Infinity"),

@@ -33,7 +33,11 @@ struct OptionDeclaration: Sendable, Hashable {
     /// The usage error for `text`, a value this option's kind does not accept.
     func invalidValueMessage(_ text: String) -> String {
         switch kind {
-        case .positiveInteger: "\(spelling) takes a whole number of at least 1, found '\(text)'"
+        case .positiveInteger:
+            // Digits beyond Int's range are a number too large, not a wrong kind of value.
+            !text.isEmpty && text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber) && Int(text) == nil
+                ? "\(spelling) takes a whole number of at least 1 and at most \(Int.max), found '\(text)', which is too large"
+                : "\(spelling) takes a whole number of at least 1, found '\(text)'"
         case .number: "\(spelling) needs a number, got '\(text)'"
         case .flag, .text, .commaList: "\(spelling) does not take '\(text)'"
         }
