@@ -94,6 +94,22 @@ enum PredictCommand: Subcommand {
             if try parsed.value(of: inputFormat) != nil, try parsed.value(of: live) == nil {
                 throw UsageError("--input-format names the FFmpeg input format of a --live stream; files give their own")
             }
+            if let url = try parsed.value(of: live) {
+                // A live run prints its predictions; an output folder would be silently ignored.
+                if try parsed.value(of: output) != nil {
+                    throw UsageError("--live prints each prediction as it is made (--json for JSON lines) and writes no folder; "
+                        + "--output is for INPUT files")
+                }
+                // A regular file is not a stream: read at full speed, its frames were dropped as
+                // late and the file called corrupt ('no decodable frame').
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: url, isDirectory: &isDirectory),
+                   let type = (try? FileManager.default.attributesOfItem(atPath: url))?[.type] as? FileAttributeType,
+                   type == .typeRegular || type == .typeDirectory {
+                    throw UsageError("--live \(url): a \(type == .typeDirectory ? "folder" : "file"), not a live stream; give it as an INPUT "
+                        + "(actionlab predict MODEL \(url)); --live reads streams: udp://, rtp://, http://, a named pipe, a camera such as /dev/video0")
+                }
+            }
             let predictionModel = try PredictionModel(folder: URL(fileURLWithPath: try parsed.value(of: model), isDirectory: true))
             let configuration = predictionModel.trained.configuration
             let rate = configuration.windows.sampling == .sliding ? configuration.windows.frameRate : configuration.features.frameRate

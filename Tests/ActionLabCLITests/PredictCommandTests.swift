@@ -169,5 +169,13 @@ import Testing
         let format = try CommandLineTool.run(["predict", "reports/run", "data/train.ts", "--input-format", "mpegts"], in: scratch.url)
         #expect(format.status == 2 && format.errorOutput.contains("--input-format names the FFmpeg input format of a --live stream"),
                 "\(format.errorOutput)")
+        // --live reads streams: a regular file is an INPUT (it was called corrupt), and --output,
+        // which a live run does not write, is refused rather than ignored.
+        let liveFile = try CommandLineTool.run(["predict", "reports/run", "--live", "data/train.ts"], in: scratch.url)
+        #expect(liveFile.status == 2 && liveFile.errorOutput.contains("--live data/train.ts: a file, not a live stream; give it as an INPUT"),
+                "\(liveFile.errorOutput)")
+        let liveOutput = try CommandLineTool.run(["predict", "reports/run", "--live", "udp://127.0.0.1:9", "--output", "x"], in: scratch.url)
+        #expect(liveOutput.status == 2 && liveOutput.errorOutput.contains("--output is for INPUT files"), "\(liveOutput.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("x").path))
     }
 }
