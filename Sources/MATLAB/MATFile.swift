@@ -71,7 +71,11 @@ public final class MATFile: @unchecked Sendable {
                 return (reopened, .mat73)
             default:
                 _ = Mat_Close(handle)
-                throw location.error(.cannotOpenFile, message: "a MAT 4 file (only MAT 5 and MAT 7.3 files are read)")
+                // libmatio takes any file without a MAT 5 header for MAT 4, an empty one too.
+                let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
+                if size == 0 { throw MATFileError(kind: .cannotOpenFile, filePath: url.path, matioMessage: "an empty file (0 bytes)") }
+                throw location.error(
+                    .cannotOpenFile, message: "no MAT 5 or MAT 7.3 header: a MAT 4 file (only MAT 5 and MAT 7.3 files are read), or not a MAT-file")
             }
         }
         self.init(url: url, handle: handle, version: version, isReadOnly: true)

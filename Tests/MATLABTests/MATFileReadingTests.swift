@@ -78,6 +78,15 @@ import Testing
         #expect(error.matioMessage.contains("does not seem to be a valid MAT file"))
     }
 
+    /// libmatio takes an empty file for MAT 4 (no header); it was called "a MAT 4 file".
+    @Test func emptyFileIsCalledEmpty() throws {
+        let directory = try TemporaryDirectory()
+        let url = try writeFixture("", named: "empty.mat", in: directory.url)
+        let error = try #require(throws: MATFileError.self) { try MATFile(readingFrom: url) }
+        #expect(error.kind == .cannotOpenFile && error.matioMessage == "an empty file (0 bytes)", "\(error)")
+        #expect(!error.description.contains("MAT 4") && error.description.contains("empty.mat"), "\(error)")
+    }
+
     @Test func missingFile() throws {
         let error = try #require(throws: MATFileError.self) {
             try MATFile(readingFrom: URL(fileURLWithPath: "/nonexistent/none.mat"))
