@@ -21,17 +21,17 @@ enum ExportDestination {
 
     /// Refuses an unsuitable folder, then creates it (and its parents) if needed.
     ///
-    /// - Throws: ``ExportError/unsuitableOutput(path:reason:)`` for a run's sweep or trial folder
-    ///   or a folder holding another export; `AtomicFileError` when it cannot be created.
+    /// - Throws: ``ExportError/unsuitableOutput(path:reason:)`` for a run's sweep or trial folder,
+    ///   a predictions folder or a folder holding another export; `AtomicFileError` when it cannot be created.
     static func prepare(_ output: URL, for kind: Kind) throws {
         let manager = FileManager.default
         func exists(_ name: String) -> Bool { manager.fileExists(atPath: output.appendingPathComponent(name).path) }
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: output.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw ExportError.unsuitableOutput(path: output.path, reason: "it is a file, not a folder") }
-            if ActionLabFolderKind.kinds(of: output).contains(where: { $0.kind == .sweep || $0.kind == .trial }) {
+            if let (other, marker) = ActionLabFolderKind.kinds(of: output).first(where: { [.sweep, .trial, .predictions].contains($0.kind) }) {
                 throw ExportError.unsuitableOutput(
-                    path: output.path, reason: "it is a sweep or trial folder of actionlab run; export into a folder of its own")
+                    path: output.path, reason: "it is \(other) (it holds \(marker)); export into a folder of its own")
             }
             switch kind {
             case .singleModel:

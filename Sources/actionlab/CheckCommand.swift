@@ -1,5 +1,6 @@
 import AtomicFiles
 import Dataset
+import Export
 import FeatureCache
 import Foundation
 import Reports
@@ -27,6 +28,11 @@ enum CheckCommand: Subcommand {
             let configuration = plan.base
             let folder = try parsed.value(of: output).map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? configuration.output.directory.appendingPathComponent(configuration.name).appendingPathComponent("check")
+            // Not into a folder another command wrote (a sweep, trial, export or predictions folder).
+            if let (kind, marker) = ActionLabFolderKind.kinds(of: folder).first {
+                throw ReportError.writeFailed(
+                    path: folder.path, reason: "it is \(kind) (it holds \(marker)); check writes into a folder of its own (--output DIR)")
+            }
             // As `extract`: a manifest without videos has nothing to check (an empty report said "Flags: None").
             let listing = ManifestVideos(configurations: [configuration])
             guard !listing.videos.isEmpty || !listing.listingFailures.isEmpty else {

@@ -38,6 +38,11 @@ import Testing
         let check = try CommandLineTool.run(["check", "experiments/export.json5"], in: scratch.url)
         #expect(check.status == 2 && check.errorOutput.contains("experiments/export.json5 names no video to check (its sources: uea)"),
                 "\(check.errorOutput)")
+        // Nor into a folder another command wrote: the sweep folder gained check.md, videos.csv and labels.csv.
+        let intoSweep = try CommandLineTool.run(["check", "experiments/export.json5", "--output", "reports/run"], in: scratch.url)
+        #expect(intoSweep.status == 1 && intoSweep.errorOutput.contains(
+            "reports/run: cannot write: it is a sweep folder of actionlab run (it holds sweep.json); check writes into a folder of its own"),
+                "\(intoSweep.errorOutput)")
         let files = try FileManager.default.contentsOfDirectory(atPath: scratch.file("exported").path).sorted()
         #expect(files == ["config.json", "model-card.md", "model.onnx", "weights.safetensors"])
 

@@ -16,7 +16,8 @@ import Testing
             return ActionLabFolderKind.kinds(of: folder).map { "\($0.kind) (\($0.marker))" }
         }
         #expect(try kinds([]) == [])
-        #expect(try kinds(["notes.txt", "summary.md", "predict-run.json"]) == [])
+        #expect(try kinds(["notes.txt", "summary.md", "check.md"]) == [])
+        #expect(try kinds(["summary.md", "predict-run.json"]) == ["a predictions folder of actionlab predict (predict-run.json)"])
         #expect(try kinds([SweepRecord.fileName, "leaderboard.csv"]) == ["a sweep folder of actionlab run (sweep.json)"])
         // A finished trial holds a single model's files too; an unfinished one may hold only its provenance.
         #expect(try kinds(TrialFolder.requiredFiles.map(\.name)) == [

@@ -64,10 +64,18 @@ import Training
             "\($0)".contains("cannot export here: it holds a single-model export (weights.h5, config.json)")
         }
         #expect { try EnsembleExporter().export(from: folder, to: folder) } throws: {
-            "\($0)".contains("it is a sweep or trial folder of actionlab run")
+            "\($0)".contains("it is a sweep folder of actionlab run (it holds sweep.json); export into a folder of its own")
         }
         #expect { try EnsembleExporter().export(from: folder, to: folder.appendingPathComponent(boneOfSeed2)) } throws: {
-            "\($0)".contains("it is a sweep or trial folder of actionlab run")
+            "\($0)".contains("it is a trial folder of actionlab run (it holds complete.json)")
+        }
+        // Nor a predictions folder, which predict would write its streams into again.
+        let predictions = scratch.file("predictions")
+        try FileManager.default.createDirectory(at: predictions, withIntermediateDirectories: true)
+        try Data(#"{"format": "actionlab-predictions", "format_version": 1, "streams": []}"#.utf8)
+            .write(to: predictions.appendingPathComponent(ActionLabFolderKind.predictionsRecordName))
+        #expect { try EnsembleExporter().export(from: folder, to: predictions) } throws: {
+            "\($0)".contains("it is a predictions folder of actionlab predict (it holds predict-run.json)")
         }
         // A file where a parent folder should be is named, not Foundation's "could not be completed".
         let notAFolder = scratch.file("not-a-folder")

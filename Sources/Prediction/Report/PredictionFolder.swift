@@ -14,7 +14,7 @@ import Reports
 /// streams with a model.
 public enum PredictionFolder {
     /// The run's record: `{"format": "actionlab-predict", "format_version": 1, "streams": [...]}`.
-    public static let recordName = "predict-run.json"
+    public static let recordName = ActionLabFolderKind.predictionsRecordName
 
     private struct Record: Codable {
         var format = "actionlab-predict"
@@ -64,13 +64,14 @@ public enum PredictionFolder {
         return head + "…" + tail
     }
 
-    /// Refuses a folder that is a sweep, trial or export folder, or lies up to three levels
-    /// inside a sweep, trial or stream-ensemble export folder.
+    /// Refuses a folder that is a sweep, trial or export folder (an earlier predictions folder is
+    /// written again), or lies up to three levels inside a sweep, trial, stream-ensemble export
+    /// or predictions folder.
     ///
     /// - Throws: `ReportError.writeFailed` naming the folder and what it is.
     public static func checkUsable(_ folder: URL) throws {
         let folder = folder.standardizedFileURL
-        if let (kind, marker) = ActionLabFolderKind.kinds(of: folder).first {
+        if let (kind, marker) = ActionLabFolderKind.kinds(of: folder).first(where: { $0.kind != .predictions }) {
             throw ReportError.writeFailed(
                 path: folder.path, reason: "it is \(kind) (it holds \(marker)); predictions go into a folder of their own (--output DIR)")
         }
