@@ -18,7 +18,8 @@ let package = Package(
             name: "COpenBLAS", pkgConfig: "openblas",
             providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(
-            name: "CFFmpeg", pkgConfig: "libavformat libavdevice libavcodec libswscale libavutil",
+            // libavdevice (live capture devices) is loaded at run time: see cffmpeg_register_devices.
+            name: "CFFmpeg", pkgConfig: "libavformat libavcodec libswscale libavutil",
             providers: [.apt(["libavformat-dev", "libavdevice-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",

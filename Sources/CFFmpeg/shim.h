@@ -1,9 +1,11 @@
 #ifndef ACTIONLAB_CFFMPEG_SHIM_H
 #define ACTIONLAB_CFFMPEG_SHIM_H
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdio.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
-#include <libavdevice/avdevice.h>
+#include <libavdevice/version_major.h>
 #include <libswscale/swscale.h>
 #include <libavutil/avutil.h>
 #include <libavutil/display.h>
@@ -44,4 +46,19 @@ static inline int cffmpeg_packet_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT
 static inline uint64_t cffmpeg_pix_fmt_flag_rgb(void) { return AV_PIX_FMT_FLAG_RGB; }
 /// The number of int32 entries of a display matrix (3 x 3, AV_PKT_DATA_DISPLAYMATRIX).
 static inline int cffmpeg_display_matrix_count(void) { return 9; }
+
+/// Registers libavdevice's input devices (video4linux2, lavfi, ...) with libavformat, loading
+/// libavdevice of this FFmpeg's major version at run time. Linked, libavdevice brought about 75
+/// more shared libraries (SDL, X11, PulseAudio, ...) that every process loaded and resolved at
+/// start-up, which only live capture uses. Returns NULL, or dlopen's or dlsym's message.
+static inline const char *cffmpeg_register_devices(void) {
+    char name[32];
+    snprintf(name, sizeof name, "libavdevice.so.%d", LIBAVDEVICE_VERSION_MAJOR);
+    void *library = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+    if (!library) return dlerror();
+    void (*register_all)(void) = (void (*)(void))dlsym(library, "avdevice_register_all");
+    if (!register_all) return dlerror();
+    register_all();
+    return NULL;
+}
 #endif

@@ -292,6 +292,16 @@ import Video
         #expect(reading.ending == nil && reading.frames.count >= 1)
     }
 
+    /// libavdevice is loaded when an input format is named, not linked: its `lavfi` device (a
+    /// filter graph as a live source) opens and delivers its frames.
+    @Test func aCaptureDeviceOfLibavdeviceOpens() throws {
+        let source = LiveVideoSource(url: "testsrc2=size=64x48:rate=10:duration=1", options: LiveSourceOptions(inputFormat: "lavfi"))
+        let reading = read(source)
+        #expect(reading.ending == nil, "\(String(describing: reading.ending))")
+        #expect(reading.frames.count >= 1 && reading.frames.allSatisfy { $0.frame.width == 64 && $0.frame.height == 48 },
+                "\(reading.frames.count) frames")
+    }
+
     @Test func nothingSentWithinTheOpeningTimeoutIsAStall() throws {
         let address = try udpAddresses()
         let source = LiveVideoSource(

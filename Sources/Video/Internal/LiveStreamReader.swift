@@ -19,8 +19,10 @@ struct LiveStreamReader {
     /// Seconds between two reads of a capture device that had no frame yet (`AVERROR(EAGAIN)`).
     static let devicePollInterval = 0.005
 
-    /// Registers libavdevice's inputs (`video4linux2`, …) with libavformat, once per process.
-    private static let devicesRegistered: Void = avdevice_register_all()
+    /// Registers libavdevice's inputs (`video4linux2`, `lavfi`, …) with libavformat, once per
+    /// process, loading libavdevice then (`cffmpeg_register_devices`); nil, or why it could not
+    /// be loaded, which the error for an unknown input format then gives.
+    private static let deviceRegistrationProblem: String? = cffmpeg_register_devices().map { String(cString: $0) }
 
     /// Opens the stream and reads it to its end, an error, a stall or cancellation.
     /// - Returns: the error that ended reading, or nil for the end of the stream or cancellation.
@@ -76,11 +78,12 @@ struct LiveStreamReader {
         }
         var format: UnsafePointer<AVInputFormat>?
         if let name = options.inputFormat {
-            Self.devicesRegistered
+            let devices = Self.deviceRegistrationProblem
             guard let found = av_find_input_format(name) else {
                 throw VideoError(
                     kind: .invalidOption(name: "inputFormat"), filePath: url, ffmpegFunction: "av_find_input_format",
-                    ffmpegMessage: "FFmpeg has no input format named '\(name)' (`ffmpeg -demuxers` lists them)")
+                    ffmpegMessage: "FFmpeg has no input format named '\(name)' (`ffmpeg -demuxers` lists them)"
+                        + (devices.map { "; its capture devices are missing: \($0)" } ?? ""))
             }
             format = found
         }
