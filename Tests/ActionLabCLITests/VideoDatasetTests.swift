@@ -139,10 +139,12 @@ import Testing
     @Test("check flags legs out of view, a label with no person in any sample, and labels with a single recording")
     func checkFlagsMissingLegsSilentLabelsAndSingleRecordings() throws {
         let directory = try TemporaryDirectory()
-        // messi5.jpg cut above the knees: head, arms and torso in view, legs never.
+        // messi5.jpg cut above the knees: head, arms and torso in view, legs never; the first
+        // 0.5 s painted over, so that only about half of the frames have a person.
         try Self.ffmpeg([
             "-loop", "1", "-framerate", "10", "-i", try TestData.file("opencv/messi5.jpg").path, "-t", "1",
-            "-vf", "crop=548:226:0:0", "-c:v", "libx264", "-pix_fmt", "yuv420p", directory.file("data/player/upper.mp4").path,
+            "-vf", "crop=548:226:0:0,drawbox=x=0:y=0:w=iw:h=ih:color=gray:t=fill:enable='lt(t,0.5)'",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", directory.file("data/player/upper.mp4").path,
         ])
         try Self.ffmpeg([
             "-f", "lavfi", "-i", "color=c=gray:size=160x120:rate=10", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p",
@@ -160,6 +162,19 @@ import Testing
         #expect(flags.contains("legs out of view in 1 video"), "\(flags)")
         #expect(flags.contains("player/upper.mp4"), "\(flags)")
         #expect(!flags.contains("head out of view") && !flags.contains("torso out of view"), "\(flags)")
+        // videos.csv gives the same means as the flag: over the frames with a person, not over all.
+        let csv = try String(contentsOf: directory.file("out/videos.csv"), encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(csv.first)
+        let upper = try #require(csv.first { $0.first?.hasSuffix("upper.mp4") == true })
+        func value(_ column: String) throws -> Double {
+            let index = try #require(header.firstIndex(of: column))
+            return try #require(Double(upper[index]))
+        }
+        #expect(try value("person_share") > 0.3 && value("person_share") < 0.8, "\(upper)")
+        #expect(try value("head_confidence") > 0.8, "a head seen in every frame with a person: \(upper)")
+        let legsFlag = try #require(flags.split(separator: "\n").first { $0.contains("legs out of view") })
+        let flagged = try #require(legsFlag.split(separator: " ").last.map(String.init))
+        #expect(String(format: "%.2f", try value("legs_confidence")) == flagged, "\(flagged) in the flag, \(upper) in videos.csv")
         #expect(flags.contains("no person in any sample of 'empty'"), "\(flags)")
         #expect(flags.contains("one recording only for 'empty', 'player'"), "\(flags)")
         #expect(flags.contains("training runs without a validation set"), "\(flags)")

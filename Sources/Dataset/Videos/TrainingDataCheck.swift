@@ -51,7 +51,9 @@ public struct TrainingDataCheck: Sendable {
         public var personShare: Double
         /// Share of frames with more than one person, in [0, 1].
         public var multiplePersonShare: Double
-        /// Mean confidence per ``TrainingDataCheck/bodyParts`` entry over all frames (0 when not found), in [0, 1].
+        /// Mean confidence per ``TrainingDataCheck/bodyParts`` entry over the frames with a person
+        /// (0 without one), in [0, 1]: the number the out-of-view flag compares with
+        /// ``TrainingDataCheck/missingPartConfidence``.
         public var partConfidence: [Double]
         /// Mean second difference `|p(t+1) − 2 p(t) + p(t−1)|` of joints detected in three
         /// consecutive frames, in normalized image units: motion that is not smooth. nil with too few frames.
@@ -152,11 +154,14 @@ public struct TrainingDataCheck: Sendable {
         let counts = extraction.personCounts
         let share = { (predicate: (Int) -> Bool) in frames == 0 ? 0 : Double(counts.filter(predicate).count) / Double(frames) }
         let confidence = 2
+        // Frames without a person are zeros: they would pull every part's mean down by the share
+        // of frames without one, and the CSV disagreed with the flag.
+        let withPerson = (0..<frames).filter { $0 < counts.count && counts[$0] > 0 }
         let parts = bodyParts.map { part -> Double in
-            guard frames > 0 else { return 0 }
+            guard !withPerson.isEmpty else { return 0 }
             var sum = 0.0
-            for frame in 0..<frames { for joint in part.joints { sum += Double(sequence[frame, confidence, joint]) } }
-            return sum / Double(frames * part.joints.count)
+            for frame in withPerson { for joint in part.joints { sum += Double(sequence[frame, confidence, joint]) } }
+            return sum / Double(withPerson.count * part.joints.count)
         }
         var jitterSum = 0.0
         var jitterCount = 0
@@ -205,12 +210,11 @@ public struct TrainingDataCheck: Sendable {
                 + "(\(partial.map { "\(name($0.path)) \(percent(1 - $0.personShare))" }.joined(separator: ", "))); they are zeros")
         }
         for (index, part) in bodyParts.enumerated() {
-            // The mean over frames with a person: frames without one add zeros to `partConfidence`.
-            let unseen = videos.filter { $0.personShare > 0 && $0.partConfidence[index] / $0.personShare < missingPartConfidence }
+            let unseen = videos.filter { $0.personShare > 0 && $0.partConfidence[index] < missingPartConfidence }
             guard !unseen.isEmpty else { continue }
             flags.append("\(part.name) out of view in \(unseen.count) video\(unseen.count == 1 ? "" : "s") (mean confidence below "
                 + "\(format(missingPartConfidence)) where a person is seen; Create ML's checklist asks for the whole body): "
-                + unseen.map { "\(name($0.path)) \(String(format: "%.2f", $0.partConfidence[index] / $0.personShare))" }.joined(separator: ", "))
+                + unseen.map { "\(name($0.path)) \(String(format: "%.2f", $0.partConfidence[index]))" }.joined(separator: ", "))
         }
         let crowded = videos.filter { $0.multiplePersonShare > 0 }
         if !crowded.isEmpty {
