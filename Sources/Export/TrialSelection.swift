@@ -132,7 +132,7 @@ public struct TrialSelection: Sendable {
         // falling back to the validation rule would choose by another rule without a word.
         if FileManager.default.fileExists(atPath: directory.appendingPathComponent(SweepRecord.fileName).path) {
             let record = try SweepRecord(folder: directory)
-            let outcomes = record.trials.compactMap { TrialRunner.outcome(of: $0, in: directory) }
+            let outcomes = record.trials.compactMap { TrialRunner.outcome(of: $0, in: directory, verifyingTensors: false) }
             let leaderboard = Leaderboard(
                 metric: record.sweep.selection, parameters: record.sweep.axes.map(\.path), outcomes: outcomes, timings: [:])
             if let row = leaderboard.rows.first, row.selection != nil {

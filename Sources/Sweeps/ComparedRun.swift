@@ -81,6 +81,10 @@ public struct ComparedRun: Sendable {
     }
 
     private static func trialRun(_ folder: URL) throws -> ComparedRun {
+        // A trial folder that `status` calls damaged is not compared either (TrialFolderCheck).
+        if let damage = TrialFolderCheck(folder: folder, name: folder.lastPathComponent)?.damage {
+            throw SweepError.notComparable(path: folder.path, reason: "the trial folder is damaged: \(damage)")
+        }
         let outcome: TrialOutcome = try decode(folder.appendingPathComponent(TrialRunner.completionMarker))
         let file: TrialConfigurationFile = try decode(folder.appendingPathComponent("config.json"))
         let values = outcome.values.map(\.assignment).joined(separator: ", ")

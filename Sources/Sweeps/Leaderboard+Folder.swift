@@ -9,7 +9,7 @@ extension Leaderboard {
     ///   - plan: The sweep (from its `sweep.json`).
     ///   - folder: The sweep folder.
     public init(plan: SweepPlan, folder: URL) {
-        let outcomes = plan.trials.compactMap { TrialRunner.outcome(of: $0, in: folder) }
+        let outcomes = plan.trials.compactMap { TrialRunner.outcome(of: $0, in: folder, verifyingTensors: false) }
         var timings: [String: TrialTiming] = [:]
         for outcome in outcomes {
             let url = folder.appendingPathComponent("trials/\(outcome.id)/timing.json")

@@ -1,4 +1,5 @@
 import Foundation
+import HDF5
 import JSON5
 import NeuralNetwork
 import Reports
@@ -31,8 +32,14 @@ public struct TrialFolderCheck: Sendable {
         /// configuration, `provenance.json` and `metrics.json` as JSON objects): its name, and
         /// the reason with file, line and column.
         case unreadableJSON(file: String, reason: String)
-        /// `weights.h5` does not open: why (``Checkpoint/openingProblem(at:)``: truncated, not HDF5).
+        /// `weights.h5` does not open (``Checkpoint/openingProblem(at:)``: truncated, not HDF5) or,
+        /// checked with its tensors, one of them fails its Fletcher-32 checksum: why.
         case unreadableWeights(String)
+        /// A file that reads but disagrees with the completion marker (`config.json` of another
+        /// seed or trial, `metrics.json` with other scores, `weights.h5` of another seed or trial):
+        /// its name and the disagreement. The marker is what the leaderboard ranks by and
+        /// `metrics.json` what `export` chooses by, so an edit to either would change a result.
+        case inconsistent(file: String, reason: String)
     }
 
     /// The completion marker's name.
@@ -61,8 +68,13 @@ public struct TrialFolderCheck: Sendable {
     /// - Parameters:
     ///   - folder: The trial folder.
     ///   - name: How messages name it (`trials/<id>`).
+    ///   - verifyingTensors: Whether to read every tensor of `weights.h5` (its Fletcher-32
+    ///     checksums; a few milliseconds to a few tens for a model) and compare its recorded
+    ///     seed and trial with the marker's, rather than only its superblock and root attributes.
+    ///     `run` and `status` do, so that a changed byte is repaired; the readers that load the
+    ///     weights anyway (`export`, `predict`) need not.
     /// - Returns: nil when nothing is at `folder`.
-    public init?(folder: URL, name: String) {
+    public init?(folder: URL, name: String, verifyingTensors: Bool = false) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return nil }
         self.folder = folder
@@ -94,16 +106,112 @@ public struct TrialFolderCheck: Sendable {
         let weightsExpected = outcome?.diverged == nil
         let absent = Self.finishedFileNames.filter { $0 != Self.weightsName || weightsExpected }.filter { !exists($0) }
         if !absent.isEmpty { problems.append(.missing(absent)) }
+        var configuration: TrialConfigurationFile?
+        var metrics: [String: RecordedScores]?
         for file in Self.jsonFileNames where !absent.contains(file) {
-            if let reason = Self.jsonProblem(file, in: folder, name: name) {
-                problems.append(.unreadableJSON(file: file, reason: reason))
+            do {
+                let data = try Self.read(file, in: folder, name: name)
+                let path = "\(name)/\(file)"
+                switch file {
+                case "config.json": configuration = try JSONDocument.decode(TrialConfigurationFile.self, from: data, filePath: path)
+                case "metrics.json": metrics = try JSONDocument.decode([String: RecordedScores].self, from: data, filePath: path)
+                default: _ = try JSONDocument.decode(AnyJSONObject.self, from: data, filePath: path)
+                }
+            } catch {
+                problems.append(.unreadableJSON(file: file, reason: "\(error)"))
             }
         }
-        if weightsExpected, !absent.contains(Self.weightsName),
-           let reason = Checkpoint.openingProblem(at: folder.appendingPathComponent(Self.weightsName)) {
-            problems.append(.unreadableWeights(reason))
+        if let outcome {
+            if let configuration, let reason = Self.disagreement(of: configuration, with: outcome) {
+                problems.append(.inconsistent(file: "config.json", reason: reason))
+            }
+            if let metrics, let reason = Self.disagreement(of: metrics, with: outcome) {
+                problems.append(.inconsistent(file: "metrics.json", reason: reason))
+            }
+        }
+        if weightsExpected, !absent.contains(Self.weightsName) {
+            let weights = folder.appendingPathComponent(Self.weightsName)
+            if !verifyingTensors {
+                if let reason = Checkpoint.openingProblem(at: weights) { problems.append(.unreadableWeights(reason)) }
+            } else {
+                do {
+                    let checkpoint = try Checkpoint(contentsOf: weights)
+                    if let outcome, let reason = Self.disagreement(of: checkpoint.metadata, with: outcome) {
+                        problems.append(.inconsistent(file: Self.weightsName, reason: reason))
+                    }
+                } catch let error as HDF5Error {
+                    problems.append(.unreadableWeights(error.hdf5Message.isEmpty ? "\(error)" : "\(error.hdf5Message)"
+                        + (error.objectPath.map { " (\($0))" } ?? "")))
+                } catch {
+                    problems.append(.unreadableWeights("\(error)"))
+                }
+            }
         }
         self.problems = problems
+    }
+
+    /// The headline scores of one split in `metrics.json` that the marker repeats.
+    private struct RecordedScores: Decodable {
+        struct Sequence: Decodable {
+            var accuracy: Double
+            var macroF1: Double
+            var count: Int
+            enum CodingKeys: String, CodingKey { case accuracy, macroF1 = "macro_f1", count }
+        }
+        var accuracy: Double
+        var macroF1: Double
+        var loss: Double?
+        var count: Int
+        var sequence: Sequence?
+        enum CodingKeys: String, CodingKey { case accuracy, macroF1 = "macro_f1", loss, count, sequence }
+    }
+
+    /// Any JSON object, its members unread.
+    private struct AnyJSONObject: Decodable {
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        init(from decoder: Decoder) throws { _ = try decoder.container(keyedBy: Key.self) }
+    }
+
+    /// How `config.json` disagrees with the marker, or nil.
+    private static func disagreement(of configuration: TrialConfigurationFile, with outcome: TrialOutcome) -> String? {
+        if configuration.seed != outcome.seed { return "seed \(configuration.seed), where complete.json says seed \(outcome.seed)" }
+        if configuration.trial != outcome.id { return "trial \(configuration.trial), where complete.json says trial \(outcome.id)" }
+        return nil
+    }
+
+    /// How `metrics.json` disagrees with the marker's scores (both written from one evaluation,
+    /// so equal to the last bit), or nil.
+    private static func disagreement(of metrics: [String: RecordedScores], with outcome: TrialOutcome) -> String? {
+        guard outcome.diverged == nil else { return nil }
+        if Set(metrics.keys) != Set(outcome.splits.keys) {
+            return "splits \(metrics.keys.sorted().joined(separator: ", ")), where complete.json has "
+                + outcome.splits.keys.sorted().joined(separator: ", ")
+        }
+        for (split, marker) in outcome.splits.sorted(by: { $0.key < $1.key }) {
+            guard let recorded = metrics[split] else { continue }
+            let pairs: [(String, Double?, Double?)] = [
+                ("accuracy", recorded.accuracy, marker.accuracy), ("macro_f1", recorded.macroF1, marker.macroF1),
+                ("loss", recorded.loss, marker.loss), ("count", Double(recorded.count), Double(marker.windows)),
+                ("sequence accuracy", recorded.sequence?.accuracy ?? marker.sequenceAccuracy, marker.sequenceAccuracy),
+                ("sequence macro_f1", recorded.sequence?.macroF1 ?? marker.sequenceMacroF1, marker.sequenceMacroF1),
+            ]
+            for (key, value, expected) in pairs where value != expected {
+                return "\(split) \(key) \(value.map { "\($0)" } ?? "none"), where complete.json says \(expected.map { "\($0)" } ?? "none")"
+            }
+        }
+        return nil
+    }
+
+    /// How the weights' recorded seed and trial disagree with the marker, or nil.
+    private static func disagreement(of metadata: [String: String], with outcome: TrialOutcome) -> String? {
+        if let seed = metadata["seed"], seed != "\(outcome.seed)" { return "seed \(seed), where complete.json says seed \(outcome.seed)" }
+        if let trial = metadata["trial"], trial != outcome.id { return "trial \(trial), where complete.json says trial \(outcome.id)" }
+        return nil
     }
 
     /// The first problem as one sentence naming the file (`trials/<id>/weights.h5 cannot be
@@ -122,6 +230,8 @@ public struct TrialFolderCheck: Sendable {
                 return reason
             case .unreadableWeights(let reason):
                 return "\(name)/\(Self.weightsName) cannot be read: \(reason)"
+            case .inconsistent(let file, let reason):
+                return "\(name)/\(file) disagrees with \(name)/\(Self.markerName): \(reason)"
             }
         }
     }
@@ -143,6 +253,7 @@ public struct TrialFolderCheck: Sendable {
             case .unreadableMarker: lacking.append("a readable \(Self.markerName)")
             case .unreadableJSON(let file, let reason): lacking.append("a readable \(file) (\(reason))")
             case .unreadableWeights(let reason): lacking.append("a readable \(Self.weightsName) (\(reason))")
+            case .inconsistent(let file, let reason): lacking.append("a \(file) that agrees with \(Self.markerName) (\(reason))")
             }
         }
         return lacking
@@ -159,30 +270,5 @@ public struct TrialFolderCheck: Sendable {
 
     private struct ReadError: Error, CustomStringConvertible {
         var description: String
-    }
-
-    /// Why `file`, one of ``jsonFileNames``, cannot be read or decoded, with file and line; or nil.
-    private static func jsonProblem(_ file: String, in folder: URL, name: String) -> String? {
-        struct AnyObject: Decodable {
-            struct Key: CodingKey {
-                var stringValue: String
-                var intValue: Int? { nil }
-                init(stringValue: String) { self.stringValue = stringValue }
-                init?(intValue: Int) { nil }
-            }
-            init(from decoder: Decoder) throws { _ = try decoder.container(keyedBy: Key.self) }
-        }
-        let path = "\(name)/\(file)"
-        do {
-            let data = try read(file, in: folder, name: name)
-            if file == "config.json" {
-                _ = try JSONDocument.decode(TrialConfigurationFile.self, from: data, filePath: path)
-            } else {
-                _ = try JSONDocument.decode(AnyObject.self, from: data, filePath: path)
-            }
-            return nil
-        } catch {
-            return "\(error)"
-        }
     }
 }

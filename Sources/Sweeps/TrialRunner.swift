@@ -52,8 +52,13 @@ public struct TrialRunner {
 
     /// The outcome of a finished trial, or nil if it has not finished, or its folder was damaged
     /// afterwards (``damage(of:in:)``, ``TrialFolderCheck``).
-    public static func outcome(of trial: Trial, in sweepFolder: URL) -> TrialOutcome? {
-        guard let check = TrialFolderCheck(folder: folder(of: trial, in: sweepFolder), name: "trials/\(trial.id)"),
+    /// - Parameter verifyingTensors: Whether every tensor of `weights.h5` is read and checked
+    ///   (``TrialFolderCheck/init(folder:name:verifyingTensors:)``): so `run` and `status` judge,
+    ///   so that a changed byte is found and the trial trained again; readers that load the chosen
+    ///   weights anyway (the leaderboard, `export`, MLflow) pass false.
+    public static func outcome(of trial: Trial, in sweepFolder: URL, verifyingTensors: Bool = true) -> TrialOutcome? {
+        guard let check = TrialFolderCheck(
+            folder: folder(of: trial, in: sweepFolder), name: "trials/\(trial.id)", verifyingTensors: verifyingTensors),
               check.isWhole else { return nil }
         return check.outcome
     }
@@ -291,7 +296,7 @@ public struct TrialRunner {
     /// `provenance.json`'s), `trials/<id>/metrics.json is missing`, or `trials/<id>/weights.h5
     /// cannot be read: truncated file: …`; nil when there is no folder or it is whole.
     public static func damage(of trial: Trial, in sweepFolder: URL) -> String? {
-        TrialFolderCheck(folder: folder(of: trial, in: sweepFolder), name: "trials/\(trial.id)")?.damage
+        TrialFolderCheck(folder: folder(of: trial, in: sweepFolder), name: "trials/\(trial.id)", verifyingTensors: true)?.damage
     }
 
     /// Moves the folder of `trial` out of `trials/` when it exists but has no readable

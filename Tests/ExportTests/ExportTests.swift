@@ -36,7 +36,15 @@ import Training
                 try Data(#"{"seed": 1, "trial": "x", "configuration": \#(configuration)}"#.utf8).write(to: url)
             case "provenance.json": try Data("{}".utf8).write(to: url)
             case TrialRunner.completionMarker:
-                try Data(#"{"id": "x", "index": 0, "cell": 0, "seed": 1, "values": [], "splits": {}, "epochs": 1}"#.utf8).write(to: url)
+                // The marker repeats metrics.json's headline scores, as a trial writes them (TrialFolderCheck compares them).
+                func marker(_ accuracy: Double, _ loss: Double) -> String {
+                    #"{"accuracy": \#(accuracy), "macro_f1": 0.5, "loss": \#(loss), "sequence_accuracy": \#(accuracy), "#
+                        + #""sequence_macro_f1": 0.5, "sequences": 4, "windows": 4}"#
+                }
+                var markerSplits = [#""test": \#(marker(0.5, 1))"#]
+                if let validation { markerSplits.append(#""validation": \#(marker(validation.accuracy, validation.loss))"#) }
+                try Data((#"{"id": "x", "index": 0, "cell": 0, "seed": 1, "values": [], "splits": {"#
+                    + markerSplits.joined(separator: ",") + #"}, "epochs": 1}"#).utf8).write(to: url)
             default: try Data().write(to: url)
             }
         }
@@ -54,6 +62,17 @@ import Training
              "a readable provenance.json (trials/provenance/provenance.json:1:1"),
             ("metrics", { try FileManager.default.removeItem(at: $0.appendingPathComponent("metrics.json")) }, "metrics.json"),
             ("weights", { try Data("not HDF5".utf8).write(to: $0.appendingPathComponent("weights.h5")) }, "a readable weights.h5 ("),
+            // Edits that keep the JSON valid: the leaderboard ranks by complete.json, export chooses by metrics.json.
+            ("edited-marker", { folder in
+                let url = folder.appendingPathComponent("complete.json")
+                let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: #""accuracy": 0.5,"#, with: #""accuracy": 0.99,"#)
+                try Data(text.utf8).write(to: url)
+            }, "a metrics.json that agrees with complete.json (test accuracy 0.5, where complete.json says 0.99)"),
+            ("edited-config", { folder in
+                let url = folder.appendingPathComponent("config.json")
+                let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: #""seed": 1,"#, with: #""seed": 7,"#)
+                try Data(text.utf8).write(to: url)
+            }, "a config.json that agrees with complete.json (seed 7, where complete.json says seed 1)"),
         ]
         let whole = scratch.url.appendingPathComponent("trials/whole")
         try Self.fakeTrial(whole, validation: (0.5, 1))
@@ -72,6 +91,36 @@ import Training
         let selection = try TrialSelection.select(in: scratch.url)
         #expect(selection.chosen.folder.id == "trials/whole")
         #expect(selection.incomplete.map(\.id).sorted() == damages.map { "trials/\($0.name)" }.sorted())
+    }
+
+    /// A changed byte inside a tensor, or weights of another seed: only the check that reads the
+    /// tensors finds them, which `run` and `status` make, so that the trial is trained again.
+    @Test func theTensorCheckFindsAChangedByteAndWeightsOfAnotherSeed() throws {
+        let scratch = try TemporaryDirectory()
+        let value = Float(1234.5678)
+        for (name, seed) in [("flipped", "1"), ("other-seed", "2")] {
+            let folder = scratch.url.appendingPathComponent("trials/\(name)")
+            try Self.fakeTrial(folder, validation: (0.5, 1))
+            let weights = folder.appendingPathComponent("weights.h5")
+            try Checkpoint(model: [("w", Tensor(shape: [64], values: [Float](repeating: value, count: 64)))], metadata: ["seed": seed, "trial": "x"])
+                .write(to: weights)
+            if name == "flipped" {
+                var bytes = try Data(contentsOf: weights)
+                let pattern = withUnsafeBytes(of: value.bitPattern.littleEndian) { Data($0) }
+                let at = try #require(bytes.range(of: pattern)).lowerBound
+                bytes[at] ^= 0x01
+                try bytes.write(to: weights)
+            }
+            #expect(TrialFolderCheck(folder: folder, name: "trials/\(name)")?.isWhole == true, "the quick check reads no tensor")
+            let thorough = try #require(TrialFolderCheck(folder: folder, name: "trials/\(name)", verifyingTensors: true))
+            let expected = name == "flipped"
+                ? "trials/flipped/weights.h5 cannot be read: "
+                : "trials/other-seed/weights.h5 disagrees with trials/other-seed/complete.json: seed 2, where complete.json says seed 1"
+            #expect(!thorough.isWhole && thorough.damage?.hasPrefix(expected) == true, "\(String(describing: thorough.damage))")
+        }
+        let whole = scratch.url.appendingPathComponent("trials/whole")
+        try Self.fakeTrial(whole, validation: (0.5, 1))
+        #expect(TrialFolderCheck(folder: whole, name: "trials/whole", verifyingTensors: true)?.isWhole == true)
     }
 
     /// A `sweep.json` that does not read stops the selection, as it stops `status` and `compare`:

@@ -122,7 +122,10 @@ import Training
     /// bits. Before, every resume retrained it and then failed to put it in place ("Directory not
     /// empty"), naming no file; a lost `metrics.json` left it "finished" for status and run, and so
     /// did a `weights.h5` cut short (export then failed on it).
-    @Test(arguments: ["{", nil, "metrics.json", "weights.h5", "config.json"])
+    /// So is a changed byte inside a tensor (its Fletcher-32 checksum fails; found by reading the
+    /// tensors, which run and status do) and a metrics.json edited to other scores than
+    /// complete.json's (export chose by one, the leaderboard ranked by the other).
+    @Test(arguments: ["{", nil, "metrics.json", "weights.h5", "config.json", "flipped weights.h5", "edited metrics.json"])
     func damagedCompletionMarkerIsSetAsideAndTheTrialTrainedAgain(damage: String?) throws {
         let scratch = try TemporaryDirectory(prefix: "damaged-marker")
         let plan = try SweepLimitsTests.plan(scratch: scratch.url, learningRate: 1e-3)
@@ -139,11 +142,24 @@ import Training
         case "metrics.json": try FileManager.default.removeItem(at: folder.appendingPathComponent("metrics.json"))
         case "weights.h5": try weights.prefix(weights.count / 2).write(to: folder.appendingPathComponent("weights.h5"))
         case "config.json": try Data("{\n  \"seed\": 1,\n".utf8).write(to: folder.appendingPathComponent("config.json"))
+        case "flipped weights.h5":
+            let tensors = try Checkpoint(contentsOf: folder.appendingPathComponent("weights.h5")).model.map(\.tensor)
+            let tensor = try #require(tensors.max { $0.values.count < $1.values.count })
+            let pattern = Data(tensor.values.prefix(4).flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian) { Array($0) } })
+            var bytes = weights
+            let at = try #require(bytes.range(of: pattern)).lowerBound
+            bytes[at] ^= 0x01
+            try bytes.write(to: folder.appendingPathComponent("weights.h5"))
+        case "edited metrics.json":
+            let url = folder.appendingPathComponent("metrics.json")
+            var metrics = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: [String: Any]])
+            metrics["test"]?["accuracy"] = 0.01
+            try JSONSerialization.data(withJSONObject: metrics).write(to: url)
         case let marker?: try Data(marker.utf8).write(to: markerURL)
         case nil: try FileManager.default.removeItem(at: markerURL)
         }
-        let damagedFile = damage.map { $0.hasSuffix(".json") || $0.hasSuffix(".h5") ? $0 : TrialRunner.completionMarker }
-            ?? TrialRunner.completionMarker
+        let damagedFile = damage.map { $0.split(separator: " ").last.map(String.init) ?? $0 }
+            .map { $0.hasSuffix(".json") || $0.hasSuffix(".h5") ? $0 : TrialRunner.completionMarker } ?? TrialRunner.completionMarker
         #expect(TrialRunner.outcome(of: trial, in: scratch.url) == nil)
         // `status` says so, naming the file, where it said "not submitted" before; the leaderboard
         // written before counts the trial, so the reports are no longer current.
