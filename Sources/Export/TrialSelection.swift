@@ -128,8 +128,19 @@ public struct TrialSelection: Sendable {
         if givenDirectly, let only = candidates.first {
             return TrialSelection(candidates: candidates, chosen: only, rule: "the trial folder given", incomplete: incomplete)
         }
-        // A sweep.json that is there but does not read is an error, as in `status` and `compare`:
-        // falling back to the validation rule would choose by another rule without a word.
+        // A sweep.json that is there but does not read, or is gone from a folder that was a sweep,
+        // is an error, as in `status` and `compare`: falling back to the validation rule would
+        // choose by another rule without a word.
+        let sweepFiles = ["resolved.json", "leaderboard.csv", "manifest.json5"].filter {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path)
+        }
+        if !givenDirectly, !sweepFiles.isEmpty,
+           !FileManager.default.fileExists(atPath: directory.appendingPathComponent(SweepRecord.fileName).path) {
+            throw SweepError.notASweep(
+                path: directory.path,
+                reason: "it has no \(SweepRecord.fileName), yet it holds a sweep's \(sweepFiles.joined(separator: ", ")): the sweep's "
+                    + "leaderboard rule would choose the trial; restore \(SweepRecord.fileName), or name a trial with --trial ID")
+        }
         if FileManager.default.fileExists(atPath: directory.appendingPathComponent(SweepRecord.fileName).path) {
             let record = try SweepRecord(folder: directory)
             let outcomes = record.trials.compactMap { TrialRunner.outcome(of: $0, in: directory, verifyingTensors: false) }

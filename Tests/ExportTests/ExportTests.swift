@@ -132,6 +132,13 @@ import Training
         try Data(#"{"format": "actionlab-sweep", "format_version": 1, "#.utf8).write(to: scratch.file("sweep.json"))
         let error = #expect(throws: SweepError.self) { try TrialSelection.select(in: scratch.url) }
         #expect(error.map { "\($0)".contains("sweep.json") && "\($0)".contains("cannot be read") } == true, "\(String(describing: error))")
+        // Nor a sweep folder that lost its sweep.json (its leaderboard.csv remains); --trial still chooses.
+        try FileManager.default.removeItem(at: scratch.file("sweep.json"))
+        try Data("rank,seeds\n".utf8).write(to: scratch.file("leaderboard.csv"))
+        let gone = #expect(throws: SweepError.self) { try TrialSelection.select(in: scratch.url) }
+        #expect(gone.map { "\($0)".contains("it has no sweep.json, yet it holds a sweep's leaderboard.csv") } == true,
+                "\(String(describing: gone))")
+        #expect(try TrialSelection.select(in: scratch.url, trialID: "a").chosen.folder.id == "trials/a")
     }
 
     /// A trial that diverged finished without weights: export says why, where it said only that
