@@ -80,6 +80,19 @@ public struct TrainedModel {
             throw ExportError.inconsistentTrial(
                 path: weights.path, reason: "input_shape \(shape) differs from config.json's window \(window)")
         }
+        // What else the weights record of the configuration they were trained with: a config.json
+        // edited to another frame rate resampled every input to it without a word.
+        let recorded: [(key: String, value: String, setting: String)] = [
+            ("frame_rate", "\(configuration.windows.frameRate)", "windows.frameRate"),
+            ("layout", configuration.features.layout.name, "features.layout"),
+            ("model", configuration.model.kind, "model.kind"),
+        ]
+        for (key, value, setting) in recorded {
+            if let stored = checkpoint.metadata[key], stored != value {
+                throw ExportError.inconsistentTrial(
+                    path: weights.path, reason: "\(key) \(stored) differs from config.json's \(setting) \(value)")
+            }
+        }
     }
 
     /// The shape of one input window, `[T, C, J]`, from the configuration's window size and layout.

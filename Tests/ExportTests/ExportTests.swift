@@ -311,6 +311,23 @@ import Training
         #expect(message.contains("damaged/weights.h5") && message.contains("'\(name)' holds 1 of \(values.count) values that are not finite"),
                 "\(message)")
 
+        // A config.json edited to another frame rate than the weights were trained at: every input
+        // was resampled to it without a word.
+        let retimed = scratch.file("retimed")
+        try FileManager.default.copyItem(at: output, to: retimed)
+        let configURL = retimed.appendingPathComponent("config.json")
+        var config = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: configURL)) as? [String: Any])
+        var resolved = try #require(config["configuration"] as? [String: Any])
+        var windowSettings = try #require(resolved["windows"] as? [String: Any])
+        let rate = try #require(windowSettings["frameRate"] as? Double)
+        windowSettings["frameRate"] = rate / 2
+        resolved["windows"] = windowSettings
+        config["configuration"] = resolved
+        try JSONSerialization.data(withJSONObject: config).write(to: configURL)
+        let retimedRefusal = #expect(throws: ExportError.self) { try TrainedModel(folder: retimed) }
+        #expect(retimedRefusal.map { "\($0)".contains("frame_rate \(rate) differs from config.json's windows.frameRate \(rate / 2)") } == true,
+                "\(String(describing: retimedRefusal))")
+
         // One changed byte inside a tensor, still a finite value, fails its Fletcher-32 checksum.
         let flipped = scratch.file("flipped")
         try FileManager.default.copyItem(at: output, to: flipped)
