@@ -21,11 +21,15 @@ public enum AtomicFile {
     ///     (``syncFileSystem(containing:)``) and a reader checks what it reads (a checksum), since
     ///     after a power cut before that flush the renamed file may hold fewer bytes than written.
     ///   - write: Creates the complete file at its argument.
-    /// - Throws: What `write` throws, or ``AtomicFileError`` if syncing or renaming fails. The
-    ///   temporary file is removed on any failure.
+    /// - Throws: What `write` throws, or ``AtomicFileError`` if syncing or renaming fails, or
+    ///   when `destination` is there but not a regular file (a folder, a device such as
+    ///   `/dev/full`, a named pipe, a socket), which the rename would replace. A symbolic link is
+    ///   followed: the file it points to is replaced, the link kept. The temporary file is
+    ///   removed on any failure.
     public static func replace(
         _ destination: URL, temporary: URL? = nil, syncing: Bool = true, write: (URL) throws -> Void
     ) throws {
+        let destination = try regularFileTarget(of: destination)
         let temporary = temporary ?? temporaryURL(for: destination)
         let syncing = syncing && !syncIsDeferred
         do {
@@ -63,7 +67,8 @@ public enum AtomicFile {
         try replace(url, temporary: temporary, syncing: syncing) { temporary in
             let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
             guard descriptor >= 0 else {
-                throw AtomicFileError(path: temporary.path, operation: "create", reason: lastErrorText())
+                // Named by the file asked for: the temporary name is ours, not the user's.
+                throw AtomicFileError(path: url.path, operation: "create", reason: lastErrorText())
             }
             defer { close(descriptor) }
             try data.withUnsafeBytes { buffer in
@@ -101,10 +106,51 @@ public enum AtomicFile {
         try write(data + Data([0x0A]), to: url)
     }
 
-    /// A name beside `url` that no other writer uses: `.<name>.tmp-<pid>-<uuid>`.
+    /// A name beside `url` that no other writer uses: `.<name>.tmp-<pid>-<uuid>`, with `<name>`
+    /// cut to its first 180 bytes, so that a name the file system takes (up to 255 bytes) gets a
+    /// temporary name it takes too.
     public static func temporaryURL(for url: URL) -> URL {
-        url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).tmp-\(getpid())-\(UUID().uuidString)")
+        var name = ""
+        for character in url.lastPathComponent {
+            guard name.utf8.count + character.utf8.count <= 180 else { break }
+            name.append(character)
+        }
+        return url.deletingLastPathComponent().appendingPathComponent(".\(name).tmp-\(getpid())-\(UUID().uuidString)")
+    }
+
+    /// The file a write to `url` replaces: `url` itself when nothing or a regular file is there,
+    /// the file a symbolic link points to (followed up to 16 links; a dangling link's target is
+    /// created).
+    /// - Throws: ``AtomicFileError`` when what is there is not a regular file.
+    static func regularFileTarget(of url: URL) throws -> URL {
+        var target = url
+        for _ in 0..<16 {
+            var status = stat()
+            guard lstat(target.path, &status) == 0 else { return target }  // nothing there: created
+            switch status.st_mode & S_IFMT {
+            case S_IFREG:
+                return target
+            case S_IFLNK:
+                guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: target.path) else { return target }
+                target = destination.hasPrefix("/")
+                    ? URL(fileURLWithPath: destination)
+                    : target.deletingLastPathComponent().appendingPathComponent(destination)
+            default:
+                let kind: String
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: kind = "a folder"
+                case S_IFCHR: kind = "a character device"
+                case S_IFBLK: kind = "a block device"
+                case S_IFIFO: kind = "a named pipe"
+                case S_IFSOCK: kind = "a socket"
+                default: kind = "not a regular file"
+                }
+                let path = target.path == url.path ? url.path : "\(url.path) (a link to \(target.path))"
+                throw AtomicFileError(
+                    path: path, operation: "write", reason: "it is \(kind), not a regular file, and would be replaced; give a file path")
+            }
+        }
+        throw AtomicFileError(path: url.path, operation: "write", reason: "too many levels of symbolic links")
     }
 
     /// Flushes a file's or a folder's data to disk with `fsync(2)`.

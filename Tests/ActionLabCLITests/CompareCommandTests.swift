@@ -53,6 +53,20 @@ import Testing
         let markdown = try String(contentsOf: project.file("out/compare.md"), encoding: .utf8)
         #expect(markdown.contains("| setting | compare-a/a | trial \(trial) |"))
         #expect(markdown.hasPrefix("# Comparison of 2 runs"))
+
+        // A pipe at --output is refused, not replaced by a regular file (as /dev/full was).
+        #expect(mkfifo(project.file("pipe.md").path, 0o644) == 0)
+        let pipe = try CommandLineTool.run(["compare", "a", "b", "--output", "pipe.md"], in: project.url)
+        #expect(pipe.status == 1 && pipe.errorOutput.contains("pipe.md: cannot write: it is a named pipe, not a regular file"),
+                "stderr: \(pipe.errorOutput)")
+        var status = stat()
+        #expect(lstat(project.file("pipe.md").path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+
+        // A trial folder that status calls damaged is not compared either.
+        try Data("{\"test\": 1}".utf8).write(to: project.file("b/trials/\(trial)/metrics.json"))
+        let damaged = try CommandLineTool.run(["compare", "a", "b/trials/\(trial)"], in: project.url)
+        #expect(damaged.status == 1 && damaged.errorOutput.contains("the trial folder is damaged: \(trial)/metrics.json"),
+                "stderr: \(damaged.errorOutput)")
     }
 
     @Test func badFoldersAndUsageAreReported() throws {

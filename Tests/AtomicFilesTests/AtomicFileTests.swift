@@ -82,4 +82,59 @@ import ActionLabTestSupport
             #expect(error.operation == "open for syncfs")
         }
     }
+
+    /// What is at the destination and not a regular file is refused, not replaced (`compare
+    /// --output /dev/full` turned the device into a Markdown file); a symbolic link is followed.
+    @Test func onlyRegularFilesAreReplacedAndLinksAreFollowed() throws {
+        let directory = try TemporaryDirectory()
+        let pipe = directory.file("pipe")
+        #expect(mkfifo(pipe.path, 0o644) == 0)
+        let folder = directory.file("folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (target, kind) in [(pipe, "a named pipe"), (folder, "a folder")] {
+            do {
+                try AtomicFile.write("report", to: target)
+                Issue.record("\(kind) was replaced")
+            } catch let error as AtomicFileError {
+                #expect(error.path == target.path && error.reason.hasPrefix("it is \(kind), not a regular file"), "\(error)")
+            }
+        }
+        var status = stat()
+        #expect(lstat(pipe.path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the pipe is still a pipe")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["folder", "pipe"])
+
+        // A link to a pipe names both; a link to a file writes the file and stays a link.
+        let linkToPipe = directory.file("to-pipe")
+        try FileManager.default.createSymbolicLink(atPath: linkToPipe.path, withDestinationPath: "pipe")
+        #expect(throws: AtomicFileError.self) { try AtomicFile.write("report", to: linkToPipe) }
+        let file = directory.file("notes.md")
+        try AtomicFile.write("old", to: file)
+        let link = directory.file("link.md")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "notes.md")
+        try AtomicFile.write("new", to: link)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "new")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "notes.md")
+        // A dangling link creates its target.
+        let dangling = directory.file("dangling.md")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "created.md")
+        try AtomicFile.write("made", to: dangling)
+        #expect(try String(contentsOf: directory.file("created.md"), encoding: .utf8) == "made")
+    }
+
+    /// A name the file system takes (up to 255 bytes) is written: the temporary name beside it
+    /// is cut to fit, and a failure names the file asked for, not the temporary one.
+    @Test func longNamesAreWrittenAndFailuresNameTheDestination() throws {
+        let directory = try TemporaryDirectory()
+        let long = directory.file(String(repeating: "y", count: 250) + ".md")
+        try AtomicFile.write("report", to: long)
+        #expect(try String(contentsOf: long, encoding: .utf8) == "report")
+        #expect(AtomicFile.temporaryURL(for: long).lastPathComponent.utf8.count <= 255)
+        let impossible = URL(fileURLWithPath: "/proc/actionlab-test.md")
+        do {
+            try AtomicFile.write("report", to: impossible)
+            Issue.record("writing into /proc succeeded")
+        } catch let error as AtomicFileError {
+            #expect(error.path == impossible.path, "\(error)")
+        }
+    }
 }
