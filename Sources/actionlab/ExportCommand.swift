@@ -58,7 +58,13 @@ enum ExportCommand: Subcommand {
                 return
             }
             if parsed.isGiven(seed) { throw UsageError("--seed goes with --ensemble") }
-            let formats = try parsed.value(of: format).map(ExportFormat.parseList) ?? ExportFormat.defaultFormats
+            // An unknown format is wrong usage (status 2), as other option values are.
+            let formats: Set<ExportFormat>
+            do {
+                formats = try parsed.value(of: format).map(ExportFormat.parseList) ?? ExportFormat.defaultFormats
+            } catch let error as ExportError {
+                throw UsageError("\(error)")
+            }
             let result = try ModelExporter(formats: formats).export(from: directory, trialID: parsed.value(of: trial), to: output)
             let chosen = result.selection.chosen
             // Folders of trials damaged after they finished (or of an older, unfinished layout):

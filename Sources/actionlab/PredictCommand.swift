@@ -126,7 +126,10 @@ enum PredictCommand: Subcommand {
             do {
                 try run.checkSettings()
             } catch let error as PredictionError {
-                guard case .invalidSetting = error else { throw error }
+                switch error {
+                case .invalidSetting, .missingSetting: break
+                default: throw error
+                }
                 throw UsageError("\(error)")
             }
             if let url = try parsed.value(of: live) {

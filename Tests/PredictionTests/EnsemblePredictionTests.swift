@@ -3,6 +3,7 @@ import Dataset
 import Export
 import FeatureCache
 import Foundation
+import Manifest
 import NeuralNetwork
 import Prediction
 import SweepTestSupport
@@ -32,6 +33,13 @@ import Training
             .windows(of: dataset.test, labels: dataset.labels)
         let probabilities = try Evaluator(batchSize: 1, aggregation: .mean).predict(model.classifier, on: windows).probabilities
 
+        // A uniform-sampling model needs a window duration: missing, it is named as missing.
+        #expect(throws: PredictionError.missingSetting(name: "--window-duration", expected: "the seconds one window covers: this model "
+            + "was trained with uniform sampling (each recording resampled to \(configuration.windows.size) frames), so a stream needs "
+            + "a window duration, such as a typical performance's length, between 1 frame and \(WindowConfiguration.maximumSize) "
+            + "frames at \(configuration.features.frameRate) fps")) {
+            _ = try model.makePredictor(settings: .init(stride: 1, confidenceThreshold: 0.5, minimumPoseFraction: 0), windowDuration: nil)
+        }
         // A whole test recording through the predictor (uniform sampling: one window of the
         // recording's own duration) gives the evaluator's probabilities for it.
         let sequence = try #require(dataset.test.first)

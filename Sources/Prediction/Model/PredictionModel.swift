@@ -130,11 +130,11 @@ public struct PredictionModel {
             guard let windowDuration, windowDuration.isFinite, windowDuration > 0,
                   (windowDuration * rate).rounded() >= 1, windowDuration * rate <= Double(WindowConfiguration.maximumSize)
             else {
-                throw PredictionError.invalidSetting(
-                    name: "--window-duration", value: windowDuration.map { "\($0)" } ?? "(none)",
-                    expected: "the seconds one window covers: this model was trained with uniform sampling (each recording "
-                        + "resampled to \(windows.size) frames), so a stream needs a window duration, such as a typical "
-                        + "performance's length, between 1 frame and \(WindowConfiguration.maximumSize) frames at \(rate) fps")
+                let expected = "the seconds one window covers: this model was trained with uniform sampling (each recording "
+                    + "resampled to \(windows.size) frames), so a stream needs a window duration, such as a typical "
+                    + "performance's length, between 1 frame and \(WindowConfiguration.maximumSize) frames at \(rate) fps"
+                guard let windowDuration else { throw PredictionError.missingSetting(name: "--window-duration", expected: expected) }
+                throw PredictionError.invalidSetting(name: "--window-duration", value: "\(windowDuration)", expected: expected)
             }
             return .uniform(frameRate: rate, framesPerWindow: Int((windowDuration * rate).rounded()))
         }
