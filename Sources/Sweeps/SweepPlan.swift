@@ -57,11 +57,14 @@ public struct SweepPlan: Sendable {
         var issues = baseIssues
         var sweep = SweepConfiguration()
         var grid: [(path: [String], values: [JSON5Value])] = []
+        // The sweep's own problems (an empty or repeated axis, an axis that cannot be swept) do
+        // not stop the cells of its other axes from being checked: every problem at once.
+        var sweepIssues: [ManifestIssue] = []
         if let member = document["sweep"] {
             let diagnostics = ManifestDiagnostics(baseDirectory: baseDirectory)
             let node = ManifestNode(value: member, path: JSONPath.root.appending(key: "sweep"), diagnostics: diagnostics)
             if let read = SweepConfiguration.read(node) { (sweep, grid) = read }
-            issues += diagnostics.issues
+            sweepIssues = diagnostics.issues
         }
         var launcher = LauncherConfiguration()
         if let member = document["launcher"] {
@@ -70,7 +73,8 @@ public struct SweepPlan: Sendable {
             if let read = node.object({ LauncherConfiguration(readingSettingsOf: $0) }) { launcher = read }
             issues += diagnostics.issues
         }
-        guard let base = decodedBase, issues.isEmpty else { throw ManifestError(filePath: fileName, issues: issues) }
+        guard let base = decodedBase, issues.isEmpty else { throw ManifestError(filePath: fileName, issues: issues + sweepIssues) }
+        issues = sweepIssues
 
         // Duration, size and frame rate are linked: a grid over two of them needs the third unset.
         let linked = ["windows.duration", "windows.size", "windows.frameRate"]

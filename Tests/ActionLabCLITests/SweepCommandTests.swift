@@ -333,5 +333,20 @@ import Testing
         let every = try CommandLineTool.run(["validate", "bad.json5"], in: project.url)
         #expect(every.status == 1)
         #expect(every.errorOutput.contains("training.learningRat: every sweep cell (2): unknown key"), "stderr: \(every.errorOutput)")
+
+        // An empty axis does not hide the problems of the others' cells: all at once.
+        _ = try writeFixture("""
+            {
+              name: "grouped",
+              dataset: { sources: [{ format: "uea", path: "\(train.path)" }] },
+              features: { layout: "accelerometer-gyroscope", frameRate: 10 },
+              sweep: { grid: { "training.epochs": [], "model.kind": ["tcn", "resnet"] } },
+            }
+            """, named: "bad.json5", in: project.url)
+        let empty = try CommandLineTool.run(["validate", "bad.json5"], in: project.url)
+        #expect(empty.status == 1)
+        #expect(empty.errorOutput.contains("sweep.grid[\"training.epochs\"]: expected a non-empty array of values to sweep")
+                && empty.errorOutput.contains("model.kind: sweep cell 1 (model.kind=\"resnet\"): unknown value 'resnet'"),
+                "stderr: \(empty.errorOutput)")
     }
 }
