@@ -73,7 +73,7 @@ extension ExperimentConfiguration {
         lines.append("Evaluation: sequence prediction by \(evaluation.aggregation == .mean ? "mean window probability" : "majority vote of windows")")
         lines.append("Output: \(output.directory.appendingPathComponent(name).path)/<timestamp>")
         let seeds = training.seeds.map(String.init).joined(separator: ", ")
-        lines.append("Runs: \(training.seeds.count) (one per seed: \(seeds))")
+        lines.append("Seeds: \(seeds) (one run per seed\(training.seeds.count == 1 ? "" : ", \(training.seeds.count) runs") of this configuration)")
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -214,7 +214,9 @@ public struct SweepPlan: Sendable {
         guard !sweep.axes.isEmpty else {
             return "Sweep: none (one configuration × \(base.training.seeds.count) seed(s) = \(trials.count) trial(s))\n"
         }
-        var lines = ["Sweep: \(sweep.cellCount) configurations × seeds = \(trials.count) trials, selected by \(sweep.selection.rawValue) (mean over seeds)"]
+        let seeds = base.training.seeds.count
+        var lines = ["Sweep: \(sweep.cellCount) configurations × \(seeds) seed\(seeds == 1 ? "" : "s") = \(trials.count) trials, "
+            + "selected by \(sweep.selection.rawValue) (mean over seeds)"]
         for axis in sweep.axes { lines.append("  \(axis.path): \(axis.values.joined(separator: ", "))") }
         return lines.joined(separator: "\n") + "\n"
     }

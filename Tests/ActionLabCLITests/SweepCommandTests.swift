@@ -222,7 +222,7 @@ import Testing
         let project = try Self.makeProject()
         let validate = try CommandLineTool.run(["validate", "experiments/sweep.json5"], in: project.url)
         #expect(validate.status == 0, "stderr: \(validate.errorOutput)")
-        #expect(validate.output.contains("Sweep: 4 configurations × seeds = 8 trials"))
+        #expect(validate.output.contains("Sweep: 4 configurations × 2 seeds = 8 trials"))
         #expect(validate.output.contains("windows.duration: 5, 10"))
 
         let prepare = try CommandLineTool.run(["run", "experiments/sweep.json5", "--prepare", "--output", "cluster"], in: project.url)

@@ -147,7 +147,7 @@ import Testing
         #expect(plan.contains("Windows: 60 frames = 2 s at 30 fps, stride 30 frames, shorter sequences zero-padded"))
         #expect(plan.contains("Model: TCN, channels [64, 64, 64], kernel sizes [7, 5, 3], dropout 0"))
         #expect(plan.contains("Training: 100 epochs, batch size 16, adam (learning rate 0.001, weight decay 0)"))
-        #expect(plan.hasSuffix("Runs: 3 (one per seed: 1, 2, 3)\n"))
+        #expect(plan.hasSuffix("Seeds: 1, 2, 3 (one run per seed, 3 runs of this configuration)\n"))
     }
 
     @Test func loadReadsAFileAndNamesItRelativeToTheBaseDirectory() throws {
