@@ -202,7 +202,12 @@ public struct TrialRunner {
             try? FileManager.default.removeItem(at: partial)
             throw error
         }
-        if let resumed = result.resumedFromEpoch { log("\(prefix): resumed after epoch \(resumed)") }
+        // A summary once training is done (the resumption itself was announced when the partial
+        // folder was adopted): which epochs this run trained.
+        if let resumed = result.resumedFromEpoch, let last = result.history.last?.epoch {
+            log("\(prefix): resumed after epoch \(resumed) of the killed run"
+                + (last > resumed ? "; trained epochs \(resumed + 1) to \(last) in this one" : "; no epoch was left to train"))
+        }
         if result.stoppedEarly { log("\(prefix): stopped early after epoch \(result.history.count)") }
         // Both include the training done before a checkpoint this run resumed from.
         let trainingSeconds = result.trainingSeconds
