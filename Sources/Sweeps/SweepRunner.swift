@@ -28,6 +28,9 @@ public struct SweepRunner {
     /// Receives every trial's progress and the workers' log lines; nil lets workers write to
     /// standard error themselves.
     public var observer: SweepObserver?
+    /// Called with the sweep folder once it exists, before any trial runs (`actionlab run` then
+    /// knows what to say if it is interrupted).
+    public var folderReady: (URL) -> Void = { _ in }
 
     public init(plan: SweepPlan, manifestURL: URL?, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.plan = plan
@@ -100,6 +103,7 @@ public struct SweepRunner {
             return folder
         }
 
+        folderReady(folder)
         let pending = plan.trials.filter { TrialRunner.outcome(of: $0, in: folder) == nil }
         Provenance.prepareProcessFacts()
         log("sweep \(folder.path): \(plan.trials.count - pending.count) of \(plan.trials.count) trials finished, running \(pending.count)"

@@ -40,6 +40,36 @@ enum Console {
         return FileManager.default.isExecutableFile(atPath: path) ? URL(fileURLWithPath: path) : nil
     }
 
+    /// The line written to standard error on SIGINT or SIGTERM, prepared beforehand (a signal
+    /// handler may only call async-signal-safe functions such as `write(2)`); nil: none.
+    nonisolated(unsafe) private static var interruptionLine: UnsafeMutablePointer<CChar>?
+
+    /// Says `line` on standard error when the process is interrupted (Ctrl-C, SIGINT) or
+    /// terminated (SIGTERM), then ends by that signal as it would have (status 130 or 143 in a
+    /// shell): the run's state is on disk, the line says how to go on. A signal the process
+    /// started with ignored (a background job of a non-interactive shell ignores SIGINT) stays
+    /// ignored.
+    static func onInterruption(say line: String) {
+        let previous = interruptionLine
+        interruptionLine = strdup("\n" + line + "\n")
+        free(previous)
+        for signalNumber in [SIGINT, SIGTERM] {
+            let old = signal(signalNumber) { received in
+                if let line = Console.interruptionLine { _ = write(2, line, strlen(line)) }
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+            if let old, unsafeBitCast(old, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(signalNumber, SIG_IGN) }
+        }
+        // A mask inherited blocked (a parent that spawned this process from a thread blocking
+        // them) would hold the signals pending until the run ends.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
     /// Runs a subcommand body, turning errors into messages and exit statuses: 2 for a
     /// `UsageError` (with a pointer to the command's help), 1 for any other error.
     static func exitStatus(_ command: CommandSpecification, _ body: () throws -> Void) -> Int32 {

@@ -130,6 +130,10 @@ enum RunCommand: Subcommand {
             defer { display.end() }
             var local = try runner(log: { display.log($0) })
             local.observer = display.observer
+            local.folderReady = { folder in
+                Console.onInterruption(say: "interrupted: finished trials are kept, and a trial's checkpoint; resume with "
+                    + "'actionlab run \(folder.path)'")
+            }
             let folder = try local.run(
                 output: outputFolder, jobs: jobs, workerExecutable: Console.executable, prepareOnly: parsed.isSet(prepare))
             print(folder.path)

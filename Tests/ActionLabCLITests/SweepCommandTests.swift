@@ -135,6 +135,31 @@ import Testing
         #expect(try Self.trialIDs(killed) == Self.trialIDs(serialFolder), "partial folders must be gone and every trial present once")
         #expect(try Self.leaderboardWithoutTimes(killed) == Self.leaderboardWithoutTimes(serialFolder))
 
+        // Interrupted (SIGTERM here; Ctrl-C's SIGINT the same, unless the process started with it
+        // ignored, as a background job does), the run says how to resume and ends by the signal.
+        let interrupted = project.file("interrupted")
+        let errors = project.file("interrupted.stderr")
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let interruptedProcess = Process()
+        interruptedProcess.executableURL = try CommandLineTool.executable
+        interruptedProcess.arguments = ["run", "experiments/sweep.json5", "--output", interrupted.path]
+        interruptedProcess.currentDirectoryURL = project.url
+        interruptedProcess.standardError = try FileHandle(forWritingTo: errors)
+        interruptedProcess.standardOutput = FileHandle.nullDevice
+        try interruptedProcess.run()
+        let interruptBy = Date().addingTimeInterval(120)
+        while Date() < interruptBy, interruptedProcess.isRunning {
+            if ((try? Self.trialIDs(interrupted))?.filter { !$0.contains(".partial-") }.count ?? 0) >= 1 { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(interruptedProcess.isRunning, "the run finished before it could be interrupted")
+        kill(interruptedProcess.processIdentifier, SIGTERM)
+        interruptedProcess.waitUntilExit()
+        #expect(interruptedProcess.terminationReason == .uncaughtSignal && interruptedProcess.terminationStatus == SIGTERM)
+        let said = try String(contentsOf: errors, encoding: .utf8)
+        #expect(said.contains("interrupted: finished trials are kept, and a trial's checkpoint; resume with 'actionlab run \(interrupted.path)'"),
+                "stderr: \(said)")
+
         // A second resume has nothing left to do.
         let again = try CommandLineTool.run(["run", killed.path], in: project.url)
         #expect(again.status == 0)
