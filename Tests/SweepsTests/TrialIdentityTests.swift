@@ -2,6 +2,7 @@ import ActionLabTestSupport
 import Foundation
 import Manifest
 import ManifestSchema
+import NeuralNetwork
 import Sweeps
 import Testing
 
@@ -53,7 +54,6 @@ import Testing
         let folder = scratch.url.appendingPathComponent("sweep")
         _ = try SweepRunner(plan: plan, manifestURL: nil).run(output: folder)
         let trial = try #require(plan.trials.first)
-        let weights = try Data(contentsOf: TrialRunner.folder(of: trial, in: folder).appendingPathComponent("weights.h5"))
 
         // Give the trial another id, as the earlier rule did, in sweep.json and on disk.
         let legacy = "0123456789ab"
@@ -69,6 +69,13 @@ import Testing
             #expect(contents.contains(trial.id), "\(name) names its trial")
             try Data(contents.replacingOccurrences(of: trial.id, with: legacy).utf8).write(to: url)
         }
+        // The weights record their trial too (TrialFolderCheck compares it with complete.json's).
+        let weightsURL = legacyFolder.appendingPathComponent("weights.h5")
+        var checkpoint = try Checkpoint(contentsOf: weightsURL)
+        #expect(checkpoint.metadata["trial"] == trial.id)
+        checkpoint.metadata["trial"] = legacy
+        try checkpoint.write(to: weightsURL)
+        let weights = try Data(contentsOf: weightsURL)
 
         #expect(try SweepRecord(folder: folder).plan().trials.map(\.id) == [legacy])
         #expect(try SweepStatus(folder: folder).rows.map(\.state) == [.finished])
