@@ -3,6 +3,7 @@ import Manifest
 import ModelExport
 import NeuralNetwork
 import Randomness
+import Sweeps
 import Training
 
 /// A trained model as a folder stores it: `config.json` (seed and resolved configuration) and
@@ -57,7 +58,7 @@ public struct TrainedModel {
                         + "(NaN or infinity): the file is damaged, or its training diverged")
             }
         }
-        guard let labelsText = checkpoint.metadata["labels"],
+        guard let labelsText = checkpoint[.labels],
               let labels = try? JSONDecoder().decode([String].self, from: Data(labelsText.utf8)), labels.count >= 2
         else {
             throw ExportError.inconsistentTrial(
@@ -66,7 +67,7 @@ public struct TrainedModel {
         self.labels = labels
         // The two files of one trial: weights copied in from another trial (another seed) would run
         // under this configuration's name.
-        let weightsTrial = checkpoint.metadata["trial"], weightsSeed = checkpoint.metadata["seed"]
+        let weightsTrial = checkpoint[.trial], weightsSeed = checkpoint[.seed]
         if let weightsTrial, let trial = run.trial, weightsTrial != trial {
             throw ExportError.inconsistentTrial(
                 path: weights.path, reason: "it belongs to trial \(weightsTrial) (seed \(weightsSeed ?? "?")), but config.json to "
@@ -76,21 +77,21 @@ public struct TrainedModel {
             throw ExportError.inconsistentTrial(
                 path: weights.path, reason: "it was trained with seed \(weightsSeed), but config.json says seed \(run.seed)")
         }
-        if let shape = checkpoint.metadata["input_shape"], shape != "\(window)" {
+        if let shape = checkpoint[.inputShape], shape != "\(window)" {
             throw ExportError.inconsistentTrial(
                 path: weights.path, reason: "input_shape \(shape) differs from config.json's window \(window)")
         }
         // What else the weights record of the configuration they were trained with: a config.json
         // edited to another frame rate resampled every input to it without a word.
-        let recorded: [(key: String, value: String, setting: String)] = [
-            ("frame_rate", "\(configuration.windows.frameRate)", "windows.frameRate"),
-            ("layout", configuration.features.layout.name, "features.layout"),
-            ("model", configuration.model.kind, "model.kind"),
+        let recorded: [(key: WeightsMetadataKey, value: String, setting: String)] = [
+            (.frameRate, "\(configuration.windows.frameRate)", "windows.frameRate"),
+            (.layout, configuration.features.layout.name, "features.layout"),
+            (.model, configuration.model.kind, "model.kind"),
         ]
         for (key, value, setting) in recorded {
-            if let stored = checkpoint.metadata[key], stored != value {
+            if let stored = checkpoint[key], stored != value {
                 throw ExportError.inconsistentTrial(
-                    path: weights.path, reason: "\(key) \(stored) differs from config.json's \(setting) \(value)")
+                    path: weights.path, reason: "\(key.rawValue) \(stored) differs from config.json's \(setting) \(value)")
             }
         }
     }

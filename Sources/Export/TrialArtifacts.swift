@@ -3,6 +3,7 @@ import Manifest
 import ModelExport
 import NeuralNetwork
 import Reports
+import Sweeps
 import Training
 
 /// Everything a trial folder holds, read and cross-checked: configuration, metrics,

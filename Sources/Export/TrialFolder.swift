@@ -8,12 +8,17 @@ import Sweeps
 /// `provenance.json` (a sweep's `trials/<id>/`).
 public struct TrialFolder: Sendable, Hashable {
     /// The files an export reads, with what each provides.
-    public static let requiredFiles: [(name: String, purpose: String)] = [
-        ("weights.h5", "the trained weights and the labels"),
-        ("config.json", "the resolved configuration that rebuilds the model"),
-        ("metrics.json", "the scores the selection rule and the model card use"),
-        ("provenance.json", "the data checksums and software versions for the model card"),
-        (TrialRunner.completionMarker, "the completion marker, written last: the trial finished"),
+    /// The files are ``TrialFolderCheck/finishedFileNames``, in its order.
+    public static let requiredFiles: [(name: String, purpose: String)] = TrialFolderCheck.finishedFileNames.map { name in
+        (name, purposes[name] ?? "needed for the export")
+    }
+
+    private static let purposes = [
+        TrialFolderCheck.weightsName: "the trained weights and the labels",
+        "config.json": "the resolved configuration that rebuilds the model",
+        "metrics.json": "the scores the selection rule and the model card use",
+        "provenance.json": "the data checksums and software versions for the model card",
+        TrialFolderCheck.markerName: "the completion marker, written last: the trial finished",
     ]
 
     /// The folder.
@@ -54,7 +59,7 @@ public struct TrialFolder: Sendable, Hashable {
     func decodeJSON<Value: Decodable>(_ type: Value.Type, from name: String) throws -> Value {
         let url = file(name)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            let purpose = Self.requiredFiles.first { $0.name == name }?.purpose ?? "needed for the export"
+            let purpose = Self.purposes[name] ?? "needed for the export"
             throw ExportError.missingFile(path: url.path, purpose: purpose)
         }
         let data: Data

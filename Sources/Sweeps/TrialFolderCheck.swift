@@ -107,14 +107,14 @@ public struct TrialFolderCheck: Sendable {
         let absent = Self.finishedFileNames.filter { $0 != Self.weightsName || weightsExpected }.filter { !exists($0) }
         if !absent.isEmpty { problems.append(.missing(absent)) }
         var configuration: TrialConfigurationFile?
-        var metrics: [String: RecordedScores]?
+        var metrics: TrialMetrics?
         for file in Self.jsonFileNames where !absent.contains(file) {
             do {
                 let data = try Self.read(file, in: folder, name: name)
                 let path = "\(name)/\(file)"
                 switch file {
                 case "config.json": configuration = try JSONDocument.decode(TrialConfigurationFile.self, from: data, filePath: path)
-                case "metrics.json": metrics = try JSONDocument.decode([String: RecordedScores].self, from: data, filePath: path)
+                case "metrics.json": metrics = try JSONDocument.decode(TrialMetrics.self, from: data, filePath: path)
                 default: _ = try JSONDocument.decode(AnyJSONObject.self, from: data, filePath: path)
                 }
             } catch {
@@ -136,7 +136,7 @@ public struct TrialFolderCheck: Sendable {
             } else {
                 do {
                     let checkpoint = try Checkpoint(contentsOf: weights)
-                    if let outcome, let reason = Self.disagreement(of: checkpoint.metadata, with: outcome) {
+                    if let outcome, let reason = Self.disagreement(of: checkpoint, with: outcome) {
                         problems.append(.inconsistent(file: Self.weightsName, reason: reason))
                     }
                 } catch let error as HDF5Error {
@@ -148,22 +148,6 @@ public struct TrialFolderCheck: Sendable {
             }
         }
         self.problems = problems
-    }
-
-    /// The headline scores of one split in `metrics.json` that the marker repeats.
-    private struct RecordedScores: Decodable {
-        struct Sequence: Decodable {
-            var accuracy: Double
-            var macroF1: Double
-            var count: Int
-            enum CodingKeys: String, CodingKey { case accuracy, macroF1 = "macro_f1", count }
-        }
-        var accuracy: Double
-        var macroF1: Double
-        var loss: Double?
-        var count: Int
-        var sequence: Sequence?
-        enum CodingKeys: String, CodingKey { case accuracy, macroF1 = "macro_f1", loss, count, sequence }
     }
 
     /// Any JSON object, its members unread.
@@ -186,17 +170,18 @@ public struct TrialFolderCheck: Sendable {
 
     /// How `metrics.json` disagrees with the marker's scores (both written from one evaluation,
     /// so equal to the last bit), or nil.
-    private static func disagreement(of metrics: [String: RecordedScores], with outcome: TrialOutcome) -> String? {
+    private static func disagreement(of metrics: TrialMetrics, with outcome: TrialOutcome) -> String? {
         guard outcome.diverged == nil else { return nil }
-        if Set(metrics.keys) != Set(outcome.splits.keys) {
-            return "splits \(metrics.keys.sorted().joined(separator: ", ")), where complete.json has "
+        if Set(metrics.splits.keys) != Set(outcome.splits.keys) {
+            return "splits \(metrics.splits.keys.sorted().joined(separator: ", ")), where complete.json has "
                 + outcome.splits.keys.sorted().joined(separator: ", ")
         }
         for (split, marker) in outcome.splits.sorted(by: { $0.key < $1.key }) {
-            guard let recorded = metrics[split] else { continue }
+            guard let recorded = metrics.splits[split] else { continue }
+            let window = recorded.window
             let pairs: [(String, Double?, Double?)] = [
-                ("accuracy", recorded.accuracy, marker.accuracy), ("macro_f1", recorded.macroF1, marker.macroF1),
-                ("loss", recorded.loss, marker.loss), ("count", Double(recorded.count), Double(marker.windows)),
+                ("accuracy", window.accuracy, marker.accuracy), ("macro_f1", window.macroF1, marker.macroF1),
+                ("loss", window.loss, marker.loss), ("count", Double(window.count), Double(marker.windows)),
                 ("sequence accuracy", recorded.sequence?.accuracy ?? marker.sequenceAccuracy, marker.sequenceAccuracy),
                 ("sequence macro_f1", recorded.sequence?.macroF1 ?? marker.sequenceMacroF1, marker.sequenceMacroF1),
             ]
@@ -208,9 +193,9 @@ public struct TrialFolderCheck: Sendable {
     }
 
     /// How the weights' recorded seed and trial disagree with the marker, or nil.
-    private static func disagreement(of metadata: [String: String], with outcome: TrialOutcome) -> String? {
-        if let seed = metadata["seed"], seed != "\(outcome.seed)" { return "seed \(seed), where complete.json says seed \(outcome.seed)" }
-        if let trial = metadata["trial"], trial != outcome.id { return "trial \(trial), where complete.json says trial \(outcome.id)" }
+    private static func disagreement(of weights: Checkpoint, with outcome: TrialOutcome) -> String? {
+        if let seed = weights[.seed], seed != "\(outcome.seed)" { return "seed \(seed), where complete.json says seed \(outcome.seed)" }
+        if let trial = weights[.trial], trial != outcome.id { return "trial \(trial), where complete.json says trial \(outcome.id)" }
         return nil
     }
 

@@ -256,9 +256,8 @@ public struct TrialRunner {
                     to: partial.appendingPathComponent(SweepPage.fileName))
                 // A diverged model's weights are not finite: nothing to save or export.
                 guard result.divergence == nil else { return }
-                var weightsMetadata = Self.weightsMetadata(trial: trial, labels: data.labels)
-                weightsMetadata["saved_epoch"] = "\(result.savedEpoch)"
-                try Checkpoint(model: result.model.stateDictionary(), metadata: weightsMetadata)
+                let metadata = Self.weightsMetadata(trial: trial, labels: data.labels, savedEpoch: result.savedEpoch)
+                try Checkpoint(model: result.model.stateDictionary(), metadata: metadata)
                     .write(to: partial.appendingPathComponent("weights.h5"))
             }
             try AtomicFile.writeJSON(TrialTiming(trainingSeconds: trainingSeconds, totalSeconds: priorSeconds + Date().timeIntervalSince(started)),
@@ -384,20 +383,22 @@ public struct TrialRunner {
         return windows
     }
 
-    /// Root attributes of `weights.h5`: what an app needs to feed the model.
-    static func weightsMetadata(trial: Trial, labels: [String]) -> [String: String] {
+    /// Root attributes of `weights.h5`: what an app needs to feed the model (``WeightsMetadataKey``).
+    static func weightsMetadata(trial: Trial, labels: [String], savedEpoch: Int) -> [String: String] {
         let configuration = trial.configuration
         let layout = configuration.features.layout
         func json(_ values: [String]) -> String {
             (try? String(decoding: JSONEncoder().encode(values), as: UTF8.self)) ?? ""
         }
-        return [
-            "model": configuration.model.kind, "labels": json(labels),
-            "window_size": "\(configuration.windows.size)", "frame_rate": "\(configuration.windows.frameRate)",
-            "layout": layout.name, "joints": json(layout.joints), "channels": json(layout.channels),
-            "input_shape": "[\(configuration.windows.size), \(layout.channelCount), \(layout.jointCount)]",
-            "seed": "\(trial.seed)", "trial": trial.id, "actionlab_version": Provenance.actionlabVersion,
+        let values: [(WeightsMetadataKey, String)] = [
+            (.model, configuration.model.kind), (.labels, json(labels)),
+            (.windowSize, "\(configuration.windows.size)"), (.frameRate, "\(configuration.windows.frameRate)"),
+            (.layout, layout.name), (.joints, json(layout.joints)), (.channels, json(layout.channels)),
+            (.inputShape, "[\(configuration.windows.size), \(layout.channelCount), \(layout.jointCount)]"),
+            (.seed, "\(trial.seed)"), (.trial, trial.id), (.actionlabVersion, Provenance.actionlabVersion),
+            (.savedEpoch, "\(savedEpoch)"),
         ]
+        return Dictionary(uniqueKeysWithValues: values.map { ($0.0.rawValue, $0.1) })
     }
 }
 

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A trial's `metrics.json`, as ``RunReport`` writes it: per split, window-level scores with the
-/// sequence-level ones nested under `"sequence"`.
+/// A trial's `metrics.json`, as `RunReport` writes it: per split, window-level scores with the
+/// sequence-level ones nested under `"sequence"`. Read by ``TrialFolderCheck`` (its headline scores
+/// must equal the completion marker's) and by the Export module (the selection rule, the model card).
 public struct TrialMetrics: Sendable, Decodable {
     /// Scores of one level (windows or sequences) of one split.
     public struct Scores: Sendable, Decodable {
