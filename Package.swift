@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "Extraction", dependencies: ["Video", "Pose", "FeatureCache"]),
         // One seeded random number generator for every stream (initialization, shuffling, augmentation).
         .target(name: "Randomness"),
-        .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "HDF5", "AtomicFiles", "Randomness"]),
+        .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "CCrypto", "HDF5", "AtomicFiles", "Randomness"]),
         // Generated skeleton datasets for tests and benchmarks.
         .target(name: "SyntheticData", dependencies: ["Pose", "Randomness", "AtomicFiles"]),
         // Protocol Buffers wire format, for the file formats built on it.

@@ -142,6 +142,8 @@ public struct TrialFolderCheck: Sendable {
                 } catch let error as HDF5Error {
                     problems.append(.unreadableWeights(error.hdf5Message.isEmpty ? "\(error)" : "\(error.hdf5Message)"
                         + (error.objectPath.map { " (\($0))" } ?? "")))
+                } catch let error as CheckpointError {
+                    problems.append(.unreadableWeights(error.problem))
                 } catch {
                     problems.append(.unreadableWeights("\(error)"))
                 }

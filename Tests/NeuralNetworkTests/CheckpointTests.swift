@@ -62,4 +62,51 @@ import Testing
         #expect(Checkpoint.openingProblem(at: directory.file("json.h5")) != nil)
         #expect(Checkpoint.openingProblem(at: directory.file("absent.h5")) != nil)
     }
+
+    /// HDF5 checksums datasets, not attributes: `metadata_sha256` guards the root attributes. An
+    /// edit with h5py (the `labels` reordered, an attribute added or removed) fails the read and
+    /// the cheap opening check; the digest is the one h5py users compute by the documented rule,
+    /// and a checkpoint without the attribute (written before it existed) still reads.
+    @Test func editedRootAttributesFailTheirDigest() throws {
+        guard try PythonOracle.requireH5py() else { return }
+        let directory = try TemporaryDirectory()
+        let metadata = ["model": "tcn", "labels": #"["jump","squat"]"#, "frame_rate": "30.0", "é": "ü"]
+        let state = try model(seed: 1).stateDictionary()
+        for name in ["whole", "relabeled", "added", "removed", "legacy"] {
+            try Checkpoint(model: state, metadata: metadata).write(to: directory.file("\(name).h5"))
+        }
+        let result = try PythonOracle.run("""
+            import hashlib, h5py, sys
+            folder = sys.argv[1]
+            with h5py.File(folder + "/whole.h5", "r") as f:
+                meta = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()
+                        if k not in ("format", "format_version", "metadata_sha256")}
+                recorded = f.attrs["metadata_sha256"]
+            digest = hashlib.sha256(b"".join(k.encode() + b"\\0" + v.encode() + b"\\0"
+                                             for k, v in sorted(meta.items(), key=lambda kv: kv[0].encode()))).hexdigest()
+            assert digest == recorded, (digest, recorded)
+            with h5py.File(folder + "/relabeled.h5", "r+") as f:
+                f.attrs["labels"] = '["squat","jump"]'
+            with h5py.File(folder + "/added.h5", "r+") as f:
+                f.attrs["note"] = "x"
+            with h5py.File(folder + "/removed.h5", "r+") as f:
+                del f.attrs["frame_rate"]
+            with h5py.File(folder + "/legacy.h5", "r+") as f:
+                del f.attrs["metadata_sha256"]
+            print("ok")
+            """, arguments: [directory.url.path])
+        #expect(result.status == 0 && result.output.contains("ok"), "\(result.errorOutput)")
+        #expect(try Checkpoint(contentsOf: directory.file("whole.h5")).metadata == metadata)
+        #expect(Checkpoint.openingProblem(at: directory.file("whole.h5")) == nil)
+        for name in ["relabeled", "added", "removed"] {
+            let url = directory.file("\(name).h5")
+            #expect(throws: CheckpointError.metadataChanged(path: url.path)) { try Checkpoint(contentsOf: url) }
+            let problem = try #require(Checkpoint.openingProblem(at: url))
+            #expect(problem.contains("were changed after it was written"), "\(problem)")
+        }
+        #expect(try Checkpoint(contentsOf: directory.file("legacy.h5")).metadata == metadata)
+        #expect(throws: CheckpointError.reservedMetadataKey("metadata_sha256")) {
+            try Checkpoint(model: [], metadata: ["metadata_sha256": "x"]).write(to: directory.file("reserved.h5"))
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import ActionLabTestSupport
 import Dataset
 import FeatureCache
+import HDF5
 import Foundation
 import Manifest
 import Models
@@ -124,8 +125,11 @@ import Training
     /// did a `weights.h5` cut short (export then failed on it).
     /// So is a changed byte inside a tensor (its Fletcher-32 checksum fails; found by reading the
     /// tensors, which run and status do) and a metrics.json edited to other scores than
-    /// complete.json's (export chose by one, the leaderboard ranked by the other).
-    @Test(arguments: ["{", nil, "metrics.json", "weights.h5", "config.json", "flipped weights.h5", "edited metrics.json"])
+    /// complete.json's (export chose by one, the leaderboard ranked by the other), and a
+    /// `labels` attribute of `weights.h5` put in another order (it relabeled every prediction;
+    /// HDF5 has no checksum for attributes, `metadata_sha256` is the checkpoint's own).
+    @Test(arguments: ["{", nil, "metrics.json", "weights.h5", "config.json", "flipped weights.h5", "edited metrics.json",
+                      "relabeled weights.h5"])
     func damagedCompletionMarkerIsSetAsideAndTheTrialTrainedAgain(damage: String?) throws {
         let scratch = try TemporaryDirectory(prefix: "damaged-marker")
         let plan = try SweepLimitsTests.plan(scratch: scratch.url, learningRate: 1e-3)
@@ -150,6 +154,15 @@ import Training
             let at = try #require(bytes.range(of: pattern)).lowerBound
             bytes[at] ^= 0x01
             try bytes.write(to: folder.appendingPathComponent("weights.h5"))
+        case "relabeled weights.h5":
+            let url = folder.appendingPathComponent("weights.h5")
+            let labels = try #require(try Checkpoint(contentsOf: url).metadata["labels"])
+            let file = try HDF5File.open(at: url, mode: .readWrite)
+            try file.root().attributes.write(
+                String(decoding: try JSONEncoder().encode(try JSONDecoder().decode([String].self, from: Data(labels.utf8)).reversed()),
+                       as: UTF8.self),
+                named: "labels")
+            try file.close()
         case "edited metrics.json":
             let url = folder.appendingPathComponent("metrics.json")
             var metrics = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: [String: Any]])
@@ -179,6 +192,7 @@ import Training
         if damage == "{" { #expect(line.contains(":1:"), "the line of the damage: \(line)") }
         if damage == "weights.h5" { #expect(line.contains("truncated"), "HDF5's reason: \(line)") }
         if damage == "config.json" { #expect(line.contains("config.json:3:"), "the line of the damage: \(line)") }
+        if damage == "relabeled weights.h5" { #expect(line.contains("were changed after it was written"), "\(line)") }
         let damaged = try FileManager.default.contentsOfDirectory(
             atPath: scratch.url.appendingPathComponent(TrialRunner.damagedFoldersName).path)
         #expect(damaged.count == 1 && damaged[0].hasPrefix(trial.id))

@@ -1,4 +1,5 @@
 import AtomicFiles
+internal import CCrypto
 import Foundation
 import HDF5
 
@@ -7,7 +8,8 @@ import HDF5
 /// Layout, readable with h5py:
 /// ```
 /// /                      attributes: format = "actionlab-checkpoint", format_version = 1,
-///                        plus the caller's metadata as string attributes (model kind, labels, ...)
+///                        metadata_sha256 (see below), plus the caller's metadata as string
+///                        attributes (model kind, labels, ...)
 /// /model/<tensor name>   float32 datasets in the model's state-dictionary order and shapes
 ///                        (`blocks.0.convolution.weight` [out, in, k], ...); the group's
 ///                        attribute `tensor_names` lists the names in that order
@@ -20,6 +22,13 @@ import HDF5
 /// weight (h5py verifies it too). Checkpoints written before the checksum (contiguous datasets)
 /// still read.
 ///
+/// HDF5 has no checksum for attributes, so the root attribute `metadata_sha256` guards the
+/// metadata: the lowercase hexadecimal SHA-256 (FIPS 180-4) of every metadata key and value in
+/// UTF-8, keys in byte order, each key and each value followed by one NUL byte. An attribute
+/// changed after writing (a `labels` list reordered with h5py would relabel every prediction
+/// silently) fails the read. Checkpoints written before it existed have no such attribute and
+/// still read, unguarded.
+///
 /// The file is written to a temporary name and renamed into place (``AtomicFile``), so a
 /// killed process leaves the old checkpoint or the new one.
 public struct Checkpoint {
@@ -27,6 +36,10 @@ public struct Checkpoint {
     public static let format = "actionlab-checkpoint"
     /// Value of the root `format_version` attribute.
     public static let formatVersion: Int64 = 1
+    /// Name of the root attribute holding ``metadataDigest(of:)`` of the metadata.
+    public static let metadataDigestAttribute = "metadata_sha256"
+    /// Root attribute names the format uses itself, which metadata cannot take.
+    public static let reservedAttributes: Set<String> = ["format", "format_version", metadataDigestAttribute]
 
     /// The model's tensors in state-dictionary order.
     public var model: [(name: String, tensor: Tensor)]
@@ -57,9 +70,9 @@ public struct Checkpoint {
     /// Writes the checkpoint to `url` atomically.
     /// - Throws: `HDF5Error` if HDF5 cannot build the file, `AtomicFileError` if it cannot be
     ///   written (a full disk), synced or renamed into place, `CheckpointError.reservedMetadataKey` for a metadata key
-    ///   that collides with the format's own attributes.
+    ///   that collides with the format's own attributes (``reservedAttributes``).
     public func write(to url: URL) throws {
-        for key in metadata.keys where ["format", "format_version"].contains(key) {
+        for key in metadata.keys where Self.reservedAttributes.contains(key) {
             throw CheckpointError.reservedMetadataKey(key)
         }
         // Built in memory and written with write(2): a full disk fails that write, never an
@@ -69,6 +82,7 @@ public struct Checkpoint {
         let root = try file.root()
         try root.attributes.write(Self.format, named: "format")
         try root.attributes.write(Self.formatVersion, named: "format_version")
+        try root.attributes.write(Self.metadataDigest(of: metadata), named: Self.metadataDigestAttribute)
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
             try root.attributes.write(value, named: key)
         }
@@ -83,22 +97,17 @@ public struct Checkpoint {
     }
 
     /// Reads a checkpoint written by ``write(to:)``.
-    /// - Throws: `HDF5Error` if the file cannot be read, `CheckpointError.notACheckpoint` or
-    ///   `.unsupportedVersion` if it is another kind of HDF5 file.
+    /// - Throws: `HDF5Error` if the file cannot be read (a tensor failing its checksum among
+    ///   them), `CheckpointError.notACheckpoint` or `.unsupportedVersion` if it is another kind of
+    ///   HDF5 file, `CheckpointError.metadataChanged` if the root attributes no longer match
+    ///   their `metadata_sha256`.
     public init(contentsOf url: URL) throws {
         let file = try HDF5File.open(at: url, mode: .readOnly)
         defer { try? file.close() }
         let root = try file.root()
-        let attributes = root.attributes
-        let format = try attributes.contains("format") ? try attributes.string("format") : ""
-        guard format == Self.format else { throw CheckpointError.notACheckpoint(path: url.path, format: format) }
-        let version = try attributes.int64("format_version")
+        let version = try Self.checkFormat(of: root.attributes, path: url.path)
         guard version == Self.formatVersion else { throw CheckpointError.unsupportedVersion(path: url.path, version: version) }
-        var metadata: [String: String] = [:]
-        for name in try attributes.names() where name != "format" && name != "format_version" {
-            metadata[name] = try attributes.string(name)
-        }
-        self.metadata = metadata
+        metadata = try Self.verifiedMetadata(of: root.attributes, path: url.path)
         model = try Self.readTensors(root.openGroup("model"))
         optimizer = try root.contains("optimizer") ? try Self.readTensors(root.openGroup("optimizer")) : nil
         bestModel = try root.contains("best_model") ? try Self.readTensors(root.openGroup("best_model")) : nil
@@ -117,13 +126,59 @@ public struct Checkpoint {
             let file = try HDF5File.open(at: url, mode: .readOnly)
             defer { try? file.close() }
             let attributes = try file.root().attributes
-            let format = try attributes.contains("format") ? try attributes.string("format") : ""
-            return format == Self.format ? nil : "not an ActionLab checkpoint (format '\(format)')"
+            _ = try checkFormat(of: attributes, path: url.path)
+            _ = try verifiedMetadata(of: attributes, path: url.path)
+            return nil
         } catch let error as HDF5Error {
             return error.hdf5Message.isEmpty ? "\(error)" : error.hdf5Message
+        } catch let error as CheckpointError {
+            return error.problem
         } catch {
             return "\(error)"
         }
+    }
+
+    /// The digest `metadata_sha256` records: SHA-256 of each key and value (UTF-8, each
+    /// followed by a NUL byte), keys in byte order, as 64 lowercase hexadecimal digits.
+    ///
+    /// In Python: `hashlib.sha256(b"".join(k.encode() + b"\0" + v.encode() + b"\0" for k, v in
+    /// sorted(metadata.items(), key=lambda kv: kv[0].encode()))).hexdigest()`.
+    /// - Throws: `CheckpointError.cryptoFailure` if OpenSSL fails.
+    public static func metadataDigest(of metadata: [String: String]) throws -> String {
+        var bytes: [UInt8] = []
+        for (key, value) in metadata.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            bytes += Array(key.utf8) + [0] + Array(value.utf8) + [0]
+        }
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let status = bytes.withUnsafeBytes { buffer in
+            EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, EVP_sha256(), nil)
+        }
+        guard status == 1, length == 32 else { throw CheckpointError.cryptoFailure(function: "EVP_Digest") }
+        return digest.prefix(32).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The root `format_version`, after checking that `format` names this format.
+    private static func checkFormat(of attributes: HDF5Attributes, path: String) throws -> Int64 {
+        let format = try attributes.contains("format") ? try attributes.string("format") : ""
+        guard format == Self.format else { throw CheckpointError.notACheckpoint(path: path, format: format) }
+        return try attributes.int64("format_version")
+    }
+
+    /// The caller's metadata (every root attribute but ``reservedAttributes``), checked against
+    /// `metadata_sha256` when the file has one.
+    private static func verifiedMetadata(of attributes: HDF5Attributes, path: String) throws -> [String: String] {
+        var metadata: [String: String] = [:]
+        for name in try attributes.names() where !reservedAttributes.contains(name) {
+            metadata[name] = try attributes.string(name)
+        }
+        if try attributes.contains(metadataDigestAttribute) {
+            let recorded = try attributes.string(metadataDigestAttribute)
+            guard recorded == (try metadataDigest(of: metadata)) else {
+                throw CheckpointError.metadataChanged(path: path)
+            }
+        }
+        return metadata
     }
 
     private static func writeTensors(_ tensors: [(name: String, tensor: Tensor)], into group: HDF5Group) throws {
@@ -149,6 +204,11 @@ public enum CheckpointError: Error, Equatable, CustomStringConvertible {
     case unsupportedVersion(path: String, version: Int64)
     /// Metadata used a key the format reserves.
     case reservedMetadataKey(String)
+    /// The root attributes differ from what their `metadata_sha256` recorded when the file was
+    /// written: one was edited, added or removed since.
+    case metadataChanged(path: String)
+    /// OpenSSL failed to compute a digest (the named function returned an error).
+    case cryptoFailure(function: String)
 
     public var description: String {
         switch self {
@@ -158,6 +218,22 @@ public enum CheckpointError: Error, Equatable, CustomStringConvertible {
             return "\(path): checkpoint format version \(version) is not supported (this ActionLab reads \(Checkpoint.formatVersion))"
         case let .reservedMetadataKey(key):
             return "checkpoint metadata key '\(key)' is reserved"
+        case let .metadataChanged(path):
+            return "\(path): \(problem)"
+        case let .cryptoFailure(function):
+            return "OpenSSL's \(function) failed"
+        }
+    }
+
+    /// What is wrong, without the path (for messages that name the file themselves).
+    public var problem: String {
+        switch self {
+        case let .notACheckpoint(_, format): return "not an ActionLab checkpoint (format '\(format)')"
+        case let .unsupportedVersion(_, version): return "checkpoint format version \(version) is not supported"
+        case .metadataChanged:
+            return "its root attributes (labels, frame rate, …) were changed after it was written: they no longer match "
+                + "its \(Checkpoint.metadataDigestAttribute)"
+        case .reservedMetadataKey, .cryptoFailure: return description
         }
     }
 }
