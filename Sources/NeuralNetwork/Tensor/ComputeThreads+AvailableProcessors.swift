@@ -65,41 +65,19 @@ extension ComputeThreads {
     ///   - root: Where the hierarchies are mounted.
     ///   - read: Reads a file's text, nil if it cannot.
     static func cgroupQuotaProcessors(
-        membership: String? = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
+        membership: String? = ControlGroups.readFile("/proc/self/cgroup"),
         root: String = "/sys/fs/cgroup",
-        read: (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) }
+        read: (String) -> String? = ControlGroups.readFile
     ) -> Int? {
-        guard let membership else { return nil }
-        // The quota of one cgroup folder: cgroup v2's `cpu.max` under `root`, or v1's two files
-        // under the mount of its `cpu` controller (`mount`).
-        func quota(_ folder: String, v1Mount mount: String?) -> Int? {
-            guard let mount else { return read(root + folder + "/cpu.max").flatMap { processors(cpuMax: $0) } }
-            guard let quota = read(mount + folder + "/cpu.cfs_quota_us"), let period = read(mount + folder + "/cpu.cfs_period_us")
-            else { return nil }
-            return processors(cpuMax: quota + " " + period)
-        }
-        var tightest: Int?
-        for line in membership.split(separator: "\n") {
-            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3 else { continue }
-            let controllers = fields[1].split(separator: ",")
-            let mount: String?
-            if fields[0] == "0", controllers.isEmpty {
-                mount = nil
-            } else if controllers.contains("cpu") {
-                mount = root + "/" + fields[1]
-            } else {
-                continue
-            }
-            // The cgroup's own folder, then each ancestor's up to the hierarchy's root ("").
-            var folder = fields[2] == "/" ? "" : String(fields[2])
-            while true {
-                if let processors = quota(folder, v1Mount: mount) { tightest = min(tightest ?? processors, processors) }
-                guard let slash = folder.lastIndex(of: "/") else { break }
-                folder = String(folder[..<slash])
-            }
-        }
-        return tightest
+        ControlGroups.tightest(
+            controller: "cpu", membership: membership, root: root,
+            v2: { folder in read(folder + "/cpu.max").flatMap { processors(cpuMax: $0) } },
+            v1: { folder in
+                guard let quota = read(folder + "/cpu.cfs_quota_us"), let period = read(folder + "/cpu.cfs_period_us") else {
+                    return nil
+                }
+                return processors(cpuMax: quota + " " + period)
+            })
     }
 
     /// The processors a CPU quota allows: `"$QUOTA $PERIOD"` (microseconds, cgroup v2's `cpu.max`
