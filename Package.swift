@@ -69,7 +69,7 @@ let package = Package(
         // Typed configuration of an experiment, read from a JSON5 manifest.
         .target(name: "Manifest", dependencies: ["ManifestSchema", "Models", "JSON5", "Pose", "Augmentation", "NeuralNetwork"]),
         // Sources, import through the feature cache, splits, windows and the training-data check.
-        .target(name: "Dataset", dependencies: ["Manifest", "Pose", "FeatureCache", "Extraction", "Randomness", "AtomicFiles"]),
+        .target(name: "Dataset", dependencies: ["Manifest", "Pose", "FeatureCache", "Extraction", "NeuralNetwork", "Randomness", "AtomicFiles"]),
         // Model construction, the seeded trainer and evaluation (metrics, confusion matrices).
         .target(name: "Training", dependencies: ["Dataset", "Manifest", "Models", "Augmentation", "NeuralNetwork", "Pose", "Randomness"]),
         // Run files: tables (CSV, Markdown), SVG charts, provenance.

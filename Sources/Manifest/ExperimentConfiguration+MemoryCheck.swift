@@ -1,20 +1,23 @@
 import Foundation
 import ManifestSchema
 import Models
+import NeuralNetwork
 
 extension ExperimentConfiguration {
     /// Reports a model whose training the machine cannot hold: a size that overflows a 64-bit
     /// integer (`hiddenUnits` of 2^62), or an estimated need (``TrainingMemoryEstimate``, from the
-    /// model's sizes, the window size and `training.batchSize`) above `physicalMemory` bytes, so
-    /// that `validate` rejects what `run` would abort on while allocating.
+    /// model's sizes, the window size and `training.batchSize`) above `memoryLimit` bytes, so
+    /// that `validate` rejects what `run` would abort on while allocating, or be killed for by
+    /// the kernel in a Slurm job's memory limit.
     ///
     /// - Parameters:
     ///   - modelNode: Where a model too large is reported: the `model` section, or the manifest.
     ///   - batchNode: Where a model whose batches are too large is reported: `training.batchSize`
     ///     if stated, else `modelNode`.
-    ///   - physicalMemory: The machine's memory in bytes (`ProcessInfo.physicalMemory`).
+    ///   - memoryLimit: The bytes this process may use (`ProcessMemory.availableBytes()`: the
+    ///     machine's memory, or its cgroup's limit, such as Slurm's `--mem`, when lower).
     func checkTrainingMemory(
-        model modelNode: ManifestNode, batch batchNode: ManifestNode?, physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory
+        model modelNode: ManifestNode, batch batchNode: ManifestNode?, memoryLimit: UInt64 = ProcessMemory.availableBytes()
     ) {
         let batchSize = training.batchSize
         guard let estimate = model.memoryEstimate(layout: features.layout, windowSize: windows.size, classCount: 2),
@@ -25,14 +28,15 @@ extension ExperimentConfiguration {
                     + "training.batchSize smaller")
             return
         }
-        guard UInt64(bytes) > physicalMemory else { return }
-        let modelAlone = estimate.trainingBytes(batchSize: 1).map { UInt64($0) > physicalMemory } ?? true
+        guard UInt64(bytes) > memoryLimit else { return }
+        let modelAlone = estimate.trainingBytes(batchSize: 1).map { UInt64($0) > memoryLimit } ?? true
         (modelAlone ? modelNode : batchNode ?? modelNode).report(
             "value out of range: training model '\(model.kind)' needs about \(Self.gigabytes(bytes)) "
                 + "(\(estimate.parameters) parameters × \(TrainingMemoryEstimate.copiesPerParameter) copies + "
                 + "\(estimate.activationsPerWindow) activations per window of \(windows.size) frames × batch \(batchSize) × "
                 + "\(TrainingMemoryEstimate.copiesPerActivation) copies, \(TrainingMemoryEstimate.bytesPerValue) bytes each), "
-                + "more than this machine's \(Self.gigabytes(Int(clamping: physicalMemory))) of physical memory; make the model, "
+                + "more than the \(Self.gigabytes(Int(clamping: memoryLimit))) this process may use (the machine's memory, or its "
+                + "cgroup's limit, such as Slurm's --mem, when lower); make the model, "
                 + "windows.size or training.batchSize smaller")
     }
 

@@ -133,13 +133,15 @@ public struct Provenance: Codable, Sendable {
     }()
 
     /// Host name, logical cores (the machine's), the processors this process may run on
-    /// (``ComputeThreads/availableProcessors()``: affinity mask and cgroup quota), operating system
-    /// and CPU model (`/proc/cpuinfo`'s `model name`).
+    /// (``ComputeThreads/availableProcessors()``: affinity mask and cgroup quota), the bytes of
+    /// memory it may use (``ProcessMemory/availableBytes()``: the machine's, or its cgroup's
+    /// limit), operating system and CPU model (`/proc/cpuinfo`'s `model name`).
     public static let hostFacts: [String: String] = {
         var facts = [
             "hostname": ProcessInfo.processInfo.hostName,
             "logical_cores": "\(ComputeThreads.onlineProcessors)",
             "available_processors": "\(ComputeThreads.availableProcessors())",
+            "available_memory_bytes": "\(ProcessMemory.availableBytes())",
             "os": ProcessInfo.processInfo.operatingSystemVersionString,
         ]
         if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),

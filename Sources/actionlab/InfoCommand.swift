@@ -20,6 +20,9 @@ enum InfoCommand: Subcommand {
                 ("cpu", host["cpu"] ?? "unknown"),
                 ("logical cores", host["logical_cores"] ?? "unknown"),
                 ("available processors", host["available_processors"] ?? "unknown"),
+                ("available memory", host["available_memory_bytes"].flatMap(Double.init).map {
+                    String(format: "%.1f GB (the machine's, or its cgroup's limit when lower)", $0 / 1e9)
+                } ?? "unknown"),
                 ("openblas", openblas.configuration),
                 ("openblas kernel", openblas.coreName),
                 ("kernel selection", openblas.kernelSelection),

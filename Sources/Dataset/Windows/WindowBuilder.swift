@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import NeuralNetwork
 import Pose
 
 /// Cuts pose sequences into windows of `windowSize` frames every `stride` frames.
@@ -105,7 +106,8 @@ public struct WindowBuilder: Sendable {
     /// - Throws: `DatasetError.unknownLabel` if a sequence's label is not in `labels`,
     ///   `DatasetError.inconsistentShape` if sequences disagree on `C` or `J`,
     ///   `DatasetError.tooManyWindows` if the windows (their values when in memory, their index
-    ///   otherwise) would take more than half the machine's memory.
+    ///   otherwise) would take more than half the memory this process may use
+    ///   (`ProcessMemory.availableBytes()`: the machine's, or its cgroup's limit when lower).
     public func windows(of sequences: [DatasetSequence], labels: [String]) throws -> WindowSet {
         let labelIndex = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
         let channelCount = sequences.first?.channelCount ?? 0
@@ -121,7 +123,7 @@ public struct WindowBuilder: Sendable {
         let allLoaded = sequences.allSatisfy(\.isLoaded)
         // Index arrays: 3 words a window; values: 4 bytes each, in memory only.
         let bytes = totalWindows * (24 + (allLoaded ? 4 * Double(valuesPerWindow) : 0))
-        let limit = Double(ProcessInfo.processInfo.physicalMemory) / 2
+        let limit = Double(ProcessMemory.availableBytes()) / 2
         guard bytes <= limit else {
             throw DatasetError.tooManyWindows(
                 count: Int(min(totalWindows, Double(Int.max))), valuesPerWindow: valuesPerWindow, bytes: bytes, limit: limit)
