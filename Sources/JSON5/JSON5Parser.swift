@@ -29,17 +29,25 @@ struct JSON5Parser {
 
     /// Parses the whole text as one value surrounded by optional whitespace and comments.
     mutating func parseDocument() throws -> JSON5Value {
+        let (value, duplicateKeys) = try parseDocumentKeepingDuplicateKeys()
+        if var first = duplicateKeys.first {
+            first.others = Array(duplicateKeys.dropFirst())
+            throw first
+        }
+        return value
+    }
+
+    /// Parses the whole text as ``parseDocument()`` does, but returns the duplicate keys (in
+    /// text order) beside the value instead of throwing them; the value keeps each key's first
+    /// member. Throws only syntax errors.
+    mutating func parseDocumentKeepingDuplicateKeys() throws -> (value: JSON5Value, duplicateKeys: [JSON5Error]) {
         // A byte order mark is whitespace in JSON5 (section 5.2, "White Space").
         try skipWhitespaceAndComments()
         guard current != nil else { throw error("expected a value, found end of input") }
         let value = try parseValue()
         try skipWhitespaceAndComments()
         if current != nil { throw error("expected end of input after the value, found \(describeCurrent())") }
-        if var first = duplicateKeys.first {
-            first.others = Array(duplicateKeys.dropFirst())
-            throw first
-        }
-        return value
+        return (value, duplicateKeys)
     }
 
     // MARK: - Values
@@ -80,6 +88,7 @@ struct JSON5Parser {
             if current == "}" { break }
             let keyLocation = location
             let key = try parseKey()
+            let isDuplicate = keyLocations[key] != nil
             if let first = keyLocations[key] {
                 duplicateKeys.append(JSON5Error(
                     filePath: filePath, location: keyLocation,
@@ -94,7 +103,7 @@ struct JSON5Parser {
             path.append(.key(key))
             let value = try parseValue()
             path.removeLast()
-            members.append(JSON5Member(key: key, keyLocation: keyLocation, value: value))
+            if !isDuplicate { members.append(JSON5Member(key: key, keyLocation: keyLocation, value: value)) }
             try skipWhitespaceAndComments()
             if current == "," {
                 advance()
@@ -504,5 +513,19 @@ extension JSON5Value {
     public init(parsing text: String, filePath: String? = nil) throws {
         var parser = JSON5Parser(text: text, filePath: filePath)
         self = try parser.parseDocument()
+    }
+
+    /// Parses JSON5 text as ``init(parsing:filePath:)`` does, but returns a key that appears
+    /// twice in one object beside the value instead of throwing it, so that a manifest's other
+    /// problems are found in the same run. The value keeps the first member of each key.
+    ///
+    /// - Returns: The value, and one ``JSON5Error`` per repeated key (its path, line and column,
+    ///   and where the key was first defined), in text order.
+    /// - Throws: ``JSON5Error`` for invalid syntax.
+    public static func parsingKeepingDuplicateKeys(
+        _ text: String, filePath: String? = nil
+    ) throws -> (value: JSON5Value, duplicateKeys: [JSON5Error]) {
+        var parser = JSON5Parser(text: text, filePath: filePath)
+        return try parser.parseDocumentKeepingDuplicateKeys()
     }
 }

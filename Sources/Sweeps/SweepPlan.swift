@@ -28,7 +28,7 @@ public struct SweepPlan: Sendable {
     /// - Throws: `SweepError.unreadableManifest` if the file is missing or a folder,
     ///   `JSON5Error` for bytes that are not UTF-8 (at the first one), for a syntax error and
     ///   for a key or string longer than `ManifestStringLimit.maximumBytes`, `ManifestError` listing every problem of the
-    ///   manifest and its grid cells.
+    ///   manifest (a key given twice in one object among them) and its grid cells.
     public static func load(contentsOf url: URL, baseDirectory: URL) throws -> SweepPlan {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -51,10 +51,11 @@ public struct SweepPlan: Sendable {
 
     /// Reads and checks manifest text; see ``load(contentsOf:baseDirectory:)``.
     public static func parse(text: String, fileName: String, baseDirectory: URL) throws -> SweepPlan {
-        let document = try JSON5Value(parsing: text, filePath: fileName)
+        // A key given twice is one problem among the others, not the only one reported.
+        let (document, duplicateKeys) = try JSON5Value.parsingKeepingDuplicateKeys(text, filePath: fileName)
         try ManifestStringLimit.check(document, filePath: fileName)
         let (decodedBase, baseIssues) = ExperimentConfiguration.decode(document, baseDirectory: baseDirectory)
-        var issues = baseIssues
+        var issues = duplicateKeys.map { ManifestIssue(path: "", line: $0.line, column: $0.column, message: $0.message) } + baseIssues
         var sweep = SweepConfiguration()
         var grid: [(path: [String], values: [JSON5Value])] = []
         // The sweep's own problems (an empty or repeated axis, an axis that cannot be swept) do

@@ -135,4 +135,28 @@ import Training
             #expect(error.message.hasPrefix("a string of 65537 bytes") && error.line == 3, "\(error)")
         }
     }
+
+    /// A key given twice is one of a manifest's problems, reported with the others at once; before,
+    /// it was the only one reported, and fixing it revealed the next. The first definition is the
+    /// one checked.
+    @Test func aDuplicateKeyIsReportedWithTheOtherProblems() throws {
+        let text = """
+            {
+              name: "x",
+              name: "y",
+              dataset: { sources: [{ format: "csv", path: "/nonexistent-actionlab-data" }] },
+              windows: { size: -3, size: 60 },
+              model: { kind: "nope" },
+            }
+            """
+        let error = #expect(throws: ManifestError.self) {
+            try SweepPlan.parse(text: text, fileName: "experiments/x.json5", baseDirectory: URL(fileURLWithPath: "/tmp"))
+        }
+        let lines = (error?.description ?? "").split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasSuffix("x.json5:3:3: name: duplicate key (first defined at line 2, column 3)") }, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix("x.json5:5:24: windows.size: duplicate key (first defined at line 5, column 14)") }, "\(lines)")
+        #expect(lines.contains { $0.contains("x.json5:5:20: windows.size:") }, "the first definition, -3, is checked: \(lines)")
+        #expect(lines.contains { $0.contains("dataset.sources[0].path") }, "\(lines)")
+        #expect(lines.contains { $0.contains("model.kind") }, "\(lines)")
+    }
 }
