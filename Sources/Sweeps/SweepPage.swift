@@ -26,7 +26,8 @@ public struct SweepPage {
         var body: [HTMLNode] = [
             .element("nav", [], [
                 .link("summary.md", to: "summary.md"), .text(" · "), .link("leaderboard.csv", to: "leaderboard.csv"),
-                .text(" · "), .link("manifest.json5", to: "manifest.json5"), .text(" · "), .link("resolved.json", to: "resolved.json"),
+                .text(" · "), .link(SweepRecord.manifestCopyName, to: SweepRecord.manifestCopyName), .text(" · "),
+                .link(SweepRecord.resolvedConfigurationName, to: SweepRecord.resolvedConfigurationName),
             ]),
         ]
         if !plan.base.description.isEmpty { body.append(.element("p", text: plan.base.description)) }

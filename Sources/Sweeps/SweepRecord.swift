@@ -21,6 +21,11 @@ public struct SweepRecord: Sendable, Codable {
 
     /// The file name inside a sweep folder.
     public static let fileName = "sweep.json"
+    /// The copy of the manifest a sweep was made from, beside `sweep.json` (absent for a sweep
+    /// made in code).
+    public static let manifestCopyName = "manifest.json5"
+    /// The resolved base configuration, beside `sweep.json`.
+    public static let resolvedConfigurationName = "resolved.json"
 
     public init(plan: SweepPlan) {
         format = "actionlab-sweep"
@@ -67,7 +72,7 @@ public struct SweepRecord: Sendable, Codable {
               let contents = try? manager.contentsOfDirectory(atPath: folder.path), !contents.isEmpty else { return false }
         return contents.allSatisfy { name in
             switch name {
-            case "manifest.json5", "resolved.json": return true
+            case manifestCopyName, resolvedConfigurationName: return true
             case "trials": return (try? manager.contentsOfDirectory(atPath: folder.appendingPathComponent(name).path))?.isEmpty == true
             default: return AtomicFile.writerProcess(ofTemporaryFileNamed: name) != nil
             }

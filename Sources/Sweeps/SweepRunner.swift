@@ -93,6 +93,7 @@ public struct SweepRunner {
         var datasets = try loadDatasets()
         if !resuming { try createFolder(folder) }
         removeAbandonedPartialFolders(in: folder.appendingPathComponent("trials"))
+        if resuming { restoreResolvedConfiguration(in: folder) }
         if prepareOnly {
             let unfinished = plan.trials.filter { TrialRunner.outcome(of: $0, in: folder) == nil }.count
             log("sweep \(folder.path) prepared: "
@@ -298,9 +299,9 @@ public struct SweepRunner {
                         throw ReportError.writeFailed(
                             path: manifestURL.path, reason: "cannot re-read the manifest: \(FileErrorReason.of(error))")
                     }
-                    try AtomicFile.write(manifest, to: temporary.appendingPathComponent("manifest.json5"))
+                    try AtomicFile.write(manifest, to: temporary.appendingPathComponent(SweepRecord.manifestCopyName))
                 }
-                try AtomicFile.write(plan.base.resolvedJSON(), to: temporary.appendingPathComponent("resolved.json"))
+                try AtomicFile.write(plan.base.resolvedJSON(), to: temporary.appendingPathComponent(SweepRecord.resolvedConfigurationName))
                 try AtomicFile.writeJSON(SweepRecord(plan: plan), to: temporary.appendingPathComponent(SweepRecord.fileName))
             }
             if SweepRecord.isInterruptedCreation(folder) { try? FileManager.default.removeItem(at: folder) }
@@ -317,6 +318,20 @@ public struct SweepRunner {
             throw error
         }
         try? AtomicFile.sync(path: parent.path, directory: true)
+    }
+
+    /// Writes `resolved.json` again when a sweep folder lost it (the resolved base configuration
+    /// that the summary links; it follows from `sweep.json`, whatever options this run adjusts).
+    /// `manifest.json5`, the manifest's own text, cannot be rebuilt; `status` notes its loss.
+    private func restoreResolvedConfiguration(in folder: URL) {
+        let url = folder.appendingPathComponent(SweepRecord.resolvedConfigurationName)
+        guard !FileManager.default.fileExists(atPath: url.path) else { return }
+        do {
+            try AtomicFile.write(try SweepRecord(folder: folder).plan().base.resolvedJSON(), to: url)
+            log("\(url.path) was missing; wrote it again from \(SweepRecord.fileName)")
+        } catch {
+            log("warning: \(url.path) is missing and could not be written again: \(error)")
+        }
     }
 
     /// Runs `trials` in up to `jobs` worker processes; returns one message per failed trial.

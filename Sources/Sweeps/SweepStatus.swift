@@ -39,6 +39,10 @@ public struct SweepStatus: Sendable {
     /// Whether `leaderboard.csv` exists, is newer than every finished trial's `complete.json` and
     /// counts as many trials as have finished.
     public var reportsAreCurrent: Bool
+    /// The records of how the sweep was made that its folder lost, by name: `manifest.json5`
+    /// (the manifest's text, which nothing can rebuild; a sweep made in code has none) and
+    /// `resolved.json` (which the next run writes again from `sweep.json`). The sweep's page links both.
+    public var missingRecords: [String]
 
     /// Reads the folder and asks Slurm about its submissions' tasks: `squeue` for the live ones,
     /// `sacct` (when the cluster keeps accounting) for the ended ones.
@@ -87,6 +91,9 @@ public struct SweepStatus: Sendable {
         // were written leaves them counting it, however new they are.
         reportsAreCurrent = (written.map { $0 >= newest } ?? false)
             && Self.trialsCounted(byLeaderboard: leaderboard) == rows.filter { $0.state == .finished }.count
+        // The sweep's page links both.
+        missingRecords = [SweepRecord.manifestCopyName, SweepRecord.resolvedConfigurationName]
+            .filter { !FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
     }
 
     /// The number of trials `leaderboard.csv` counts, the sum of its `seeds` column; nil when the
@@ -156,6 +163,13 @@ public struct SweepStatus: Sendable {
                 line += " (\(damage); the next run moves trials/\(row.id) to \(TrialRunner.damagedFoldersName)/ and trains the trial again)"
             }
             return line
+        }
+        for name in missingRecords {
+            lines.append(name == SweepRecord.manifestCopyName
+                ? "note: \(name) is missing (the manifest this sweep was made from; results are unaffected, but its launcher "
+                    + "section is lost: 'actionlab run DIR' runs here unless given --launcher slurm)"
+                : "note: \(name) is missing (the resolved configuration the summary links; the next 'actionlab run DIR' "
+                    + "writes it again)")
         }
         lines.append([State.finished, .running, .pending, .failed, .interrupted, .damaged, .notSubmitted].compactMap { state in
             counts[state].map { "\($0) \(state.rawValue)" }

@@ -199,6 +199,34 @@ import Training
         #expect(try SweepStatus(folder: scratch.url).rows.first?.state == .finished)
     }
 
+    /// A sweep folder that lost `manifest.json5` and `resolved.json` (the records its page
+    /// links): `status` notes both, and the next `run DIR` writes `resolved.json` again, the same
+    /// bytes, from `sweep.json` (the manifest's own text cannot be rebuilt). Before, neither
+    /// noticed (trial 3, F12).
+    @Test func lostSweepRecordsAreNotedAndResolvedJSONWrittenAgain() throws {
+        let scratch = try TemporaryDirectory(prefix: "lost-records")
+        let plan = try SweepLimitsTests.plan(scratch: scratch.url, learningRate: 1e-3).adjusting { $0.training.epochs = 1 }
+        let manifest = TestData.packageRoot.appendingPathComponent("experiments/basicmotions.json5")
+        let folder = try SweepRunner(plan: plan, manifestURL: manifest).run(output: scratch.url.appendingPathComponent("sweep"))
+        #expect(try SweepStatus(folder: folder).missingRecords.isEmpty)
+        let resolved = folder.appendingPathComponent(SweepRecord.resolvedConfigurationName)
+        let original = try Data(contentsOf: resolved)
+        for name in [SweepRecord.manifestCopyName, SweepRecord.resolvedConfigurationName] {
+            try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+        let status = try SweepStatus(folder: folder)
+        #expect(status.missingRecords == [SweepRecord.manifestCopyName, SweepRecord.resolvedConfigurationName])
+        #expect(status.lines.contains { $0.hasPrefix("note: manifest.json5 is missing") }, "\(status.lines)")
+        #expect(status.lines.contains { $0.hasPrefix("note: resolved.json is missing") }, "\(status.lines)")
+        #expect(status.lines.last == "1 finished; reports current", "\(status.lines)")
+
+        let lines = LogLines()
+        _ = try SweepRunner.resuming(folder, log: lines.append).run(output: folder)
+        #expect(try Data(contentsOf: resolved) == original)
+        #expect(lines.lines.contains { $0.contains("resolved.json was missing; wrote it again from sweep.json") }, "\(lines.lines)")
+        #expect(try SweepStatus(folder: folder).missingRecords == [SweepRecord.manifestCopyName])
+    }
+
     /// `status` of a sweep run here, without Slurm: a trial whose claim a process holds is
     /// running, one whose killed run left a checkpoint is interrupted, the others not submitted.
     /// Before, all three were "not submitted".
