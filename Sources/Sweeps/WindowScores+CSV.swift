@@ -7,12 +7,16 @@ extension WindowScores {
     /// The folder of a trial that holds one `<split>.csv` per scored split.
     public static let folderName = "scores"
 
+    /// The prefix of a class's probability column, as in `predict`'s `predictions.csv`: a class
+    /// named `label` or `window` would otherwise repeat a fixed column's name.
+    static let probabilityColumnPrefix = "p:"
+
     /// `scores/<split>.csv`, one row per window: `window` (0-based), `recording` and
     /// `recording_label` (the window's sequence and its label), `label` (the window's true
-    /// class), then one column per class with its probability, in the model's output order.
-    /// Probabilities are written as the shortest text that reads back to the same `Float`.
+    /// class), then one column per class with its probability, `p:<class>`, in the model's
+    /// output order. Probabilities are written as the shortest text that reads back to the same `Float`.
     public var csvTable: Table {
-        var table = Table(header: ["window", "recording", "recording_label", "label"] + labels)
+        var table = Table(header: ["window", "recording", "recording_label", "label"] + labels.map { Self.probabilityColumnPrefix + $0 })
         let classCount = labels.count
         for window in 0..<count {
             let sequence = sequenceIndices[window]
@@ -33,7 +37,8 @@ extension WindowScores {
     /// - Throws: ``SweepError/windowScores(path:reason:)`` naming the file and the line of the
     ///   first problem: unreadable, not CSV, another header, a label not in the header, a
     ///   recording with two labels, a probability that is not a number in [0, 1], a window whose
-    ///   probabilities do not sum to 1.
+    ///   probabilities do not sum to 1. Files written before the class columns had their `p:`
+    ///   prefix (2026-12-07) read as well.
     public init(contentsOf url: URL) throws {
         func failure(_ reason: String) -> SweepError { .windowScores(path: url.path, reason: reason) }
         let text: String
@@ -44,7 +49,9 @@ extension WindowScores {
         guard table.header.count > fixed.count + 1, Array(table.header.prefix(fixed.count)) == fixed else {
             throw failure("line 1: expected the columns \(fixed.joined(separator: ", ")) and at least two classes, found \(table.header)")
         }
-        let labels = Array(table.header.dropFirst(fixed.count))
+        let columns = Array(table.header.dropFirst(fixed.count))
+        let prefix = Self.probabilityColumnPrefix
+        let labels = columns.allSatisfy { $0.hasPrefix(prefix) } ? columns.map { String($0.dropFirst(prefix.count)) } : columns
         let labelIndex = Dictionary(labels.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         guard labelIndex.count == labels.count else { throw failure("line 1: a class is named twice in \(labels)") }
         var probabilities: [Float] = []

@@ -40,6 +40,23 @@ import Training
         #expect(read == scores && read.problems.isEmpty)
     }
 
+    /// Class columns are `p:<class>`, as in predict's `predictions.csv`: classes named `label`
+    /// and `window` gave a header with a name twice (pandas renamed one `label.1`). Files written
+    /// before, with bare class names, read the same.
+    @Test func classColumnsArePrefixedAndOldFilesStillRead() throws {
+        var scores = Self.scores([0.6, 0.3, 0.1, 0.2, 0.7, 0.1, 0.1, 0.1, 0.8])
+        scores.labels = ["label", "window", "throw"]
+        let scratch = try TemporaryDirectory()
+        let url = scratch.file("test.csv")
+        let csv = scores.csvTable.csv
+        #expect(csv.hasPrefix("window,recording,recording_label,label,p:label,p:window,p:throw\n"), "\(csv)")
+        try csv.write(to: url, atomically: true, encoding: .utf8)
+        #expect(try WindowScores(contentsOf: url) == scores)
+        let old = scratch.file("old.csv")
+        try csv.replacingOccurrences(of: "p:", with: "").write(to: old, atomically: true, encoding: .utf8)
+        #expect(try WindowScores(contentsOf: old) == scores)
+    }
+
     @Test(arguments: [
         ("window,recording,label\n", "line 1: expected the columns window, recording, recording_label, label"),
         ("window,recording,recording_label,label,wave,clap\n0,r,wave,jump,0.5,0.5\n", "line 2: label 'jump'"),
