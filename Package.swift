@@ -79,7 +79,7 @@ let package = Package(
             name: "Sweeps",
             dependencies: ["Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "FeatureCache", "NeuralNetwork", "AtomicFiles", "TensorBoard", "HDF5"]),
         // A sweep folder's trials logged to an MLflow tracking server (REST API).
-        .target(name: "MLflow", dependencies: ["Sweeps", "Reports", "Training", "JSON5", "AtomicFiles"]),
+        .target(name: "MLflow", dependencies: ["Sweeps", "Reports", "Training", "FeatureCache", "JSON5", "AtomicFiles"]),
         // The best trial's model to ONNX, safetensors and HDF5, with a model card.
         .target(
             name: "Export",

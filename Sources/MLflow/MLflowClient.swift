@@ -6,7 +6,8 @@ import Foundation
 /// Endpoints and limits from MLflow's REST API reference
 /// (<https://mlflow.org/docs/latest/api_reference/rest-api.html>): `experiments/get-by-name`,
 /// `experiments/create`, `runs/search`, `runs/create`, `runs/log-batch` (at most 1,000 metrics,
-/// 100 parameters and 100 tags a request), `runs/update`, `runs/delete`, all under
+/// 100 parameters and 100 tags a request, and 1,000 of the three together), `runs/update`,
+/// `runs/delete`, all under
 /// `/api/2.0/mlflow/`; artifacts through the server's proxy, `PUT
 /// /api/2.0/mlflow-artifacts/artifacts/<path>`. Every call is synchronous.
 public struct MLflowClient: Sendable {
@@ -14,8 +15,29 @@ public struct MLflowClient: Sendable {
     public let trackingURI: URL
     private let transport = HTTPTransport()
 
-    /// Metrics, parameters and tags a `runs/log-batch` request may hold.
-    static let batchLimits = (metrics: 1000, params: 100, tags: 100)
+    /// Metrics, parameters and tags a `runs/log-batch` request may hold, each and all together.
+    static let batchLimits = (metrics: 1000, params: 100, tags: 100, total: 1000)
+
+    /// The `runs/log-batch` requests that log `metrics`, `params` and `tags` within
+    /// ``batchLimits``, in order: parameters and tags first, metrics filling the rest of each
+    /// request. Before, a request held up to 1,000 metrics besides its parameters and tags, which
+    /// MLflow refuses ("at most 1000 metrics, params, and tags"): a trial of more than about 235
+    /// epochs could not be logged.
+    static func batches<Metric, KeyValue>(
+        metrics: [Metric], params: [KeyValue], tags: [KeyValue]
+    ) -> [(metrics: ArraySlice<Metric>, params: ArraySlice<KeyValue>, tags: ArraySlice<KeyValue>)] {
+        var metrics = metrics[...], params = params[...], tags = tags[...]
+        var batches: [(metrics: ArraySlice<Metric>, params: ArraySlice<KeyValue>, tags: ArraySlice<KeyValue>)] = []
+        while !metrics.isEmpty || !params.isEmpty || !tags.isEmpty {
+            let p = params.prefix(batchLimits.params), t = tags.prefix(batchLimits.tags)
+            let m = metrics.prefix(min(batchLimits.metrics, batchLimits.total - p.count - t.count))
+            metrics = metrics.dropFirst(m.count)
+            params = params.dropFirst(p.count)
+            tags = tags.dropFirst(t.count)
+            batches.append((m, p, t))
+        }
+        return batches
+    }
 
     /// Creates a client.
     /// - Parameter trackingURI: `http://HOST:PORT` or `https://…`, optionally with a path prefix.
@@ -83,12 +105,7 @@ public struct MLflowClient: Sendable {
     /// - Throws: ``MLflowError`` if a request fails (MLflow refuses a parameter whose value differs
     ///   from the one logged before).
     public func logBatch(runID: String, metrics: [MLflowMetric] = [], params: [MLflowKeyValue] = [], tags: [MLflowKeyValue] = []) throws(MLflowError) {
-        var metrics = metrics[...], params = params[...], tags = tags[...]
-        while !metrics.isEmpty || !params.isEmpty || !tags.isEmpty {
-            let m = metrics.prefix(Self.batchLimits.metrics), p = params.prefix(Self.batchLimits.params), t = tags.prefix(Self.batchLimits.tags)
-            metrics = metrics.dropFirst(m.count)
-            params = params.dropFirst(p.count)
-            tags = tags.dropFirst(t.count)
+        for (m, p, t) in Self.batches(metrics: metrics, params: params, tags: tags) {
             let _: Empty = try post("runs/log-batch", [
                 "run_id": runID,
                 "metrics": m.map { ["key": $0.key, "value": $0.value, "timestamp": $0.timestamp, "step": $0.step] as [String: Any] },

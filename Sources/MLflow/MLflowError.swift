@@ -13,6 +13,10 @@ public enum MLflowError: Error, Equatable, CustomStringConvertible {
     case unsupportedArtifactStore(runID: String, uri: String)
     /// A file of the sweep folder could not be read.
     case unreadableFile(path: String, reason: String)
+    /// The experiment already holds a sweep of this folder's name whose trial has other results
+    /// (another folder of the same name): the sweep's name, the experiment, the trial, the run
+    /// that logged it, and this folder's completion marker of it.
+    case conflictingSweep(sweep: String, experimentID: String, trial: String, runID: String, marker: String)
 
     public var description: String {
         switch self {
@@ -29,6 +33,10 @@ public enum MLflowError: Error, Equatable, CustomStringConvertible {
                 + "artifact proxying (`mlflow server`'s default, `--serve-artifacts`) or give a local file: location"
         case let .unreadableFile(path, reason):
             "cannot read \(path): \(reason)"
+        case let .conflictingSweep(sweep, experimentID, trial, runID, marker):
+            "MLflow experiment \(experimentID) already holds a sweep named '\(sweep)' whose trial \(trial) (run \(runID)) has other "
+                + "results than \(marker): this is another sweep folder of the same name (the same manifest run on another machine, "
+                + "version or kernel); nothing was logged. Log it to another experiment (--experiment NAME) or rename its folder"
         }
     }
 }

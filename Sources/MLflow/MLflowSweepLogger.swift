@@ -1,4 +1,5 @@
 import AtomicFiles
+import FeatureCache
 import Foundation
 import JSON5
 import Reports
@@ -19,11 +20,17 @@ import Training
 /// trial's completion time. The parent run holds the sweep's base configuration as parameters
 /// and `leaderboard.csv`, `summary.md`, `resolved.json`, `manifest.json5` and `sweep.json` as artifacts.
 ///
-/// Idempotent: runs are found by their tags (`actionlab.sweep`, `actionlab.trial`). A trial
-/// already logged completely (tag `actionlab.logged` = `true`, set last) is left alone; a run
-/// left incomplete by an interrupted call is deleted and logged afresh, so a second call never
-/// adds a duplicate run or a duplicate metric value. The parent's artifacts are uploaded again
-/// (replacing the old ones), so it follows the leaderboard as more trials finish.
+/// Idempotent: runs are found by their tags (`actionlab.sweep`, the folder's name, and
+/// `actionlab.trial`). A trial already logged completely (tag `actionlab.logged` = `true`, set
+/// last) is left alone; a run left incomplete by an interrupted call is deleted and logged afresh,
+/// so a second call never adds a duplicate run or a duplicate metric value. The parent's artifacts
+/// are uploaded again (replacing the old ones), so it follows the leaderboard as more trials finish.
+///
+/// A trial run also records the SHA-256 of the trial's `complete.json` (tag
+/// `actionlab.complete_sha256`): another sweep folder of the same name (the same manifest run on
+/// another machine, version or OpenBLAS kernel into `results/sweep`) has the same trial ids but
+/// other results, and is refused before anything is logged, instead of being taken for the
+/// sweep already there (its trials skipped as logged, its leaderboard put on the other's parent run).
 public struct MLflowSweepLogger {
     /// What a call did.
     public struct Summary: Sendable, Equatable {
@@ -60,8 +67,22 @@ public struct MLflowSweepLogger {
         let experimentID = try client.experimentID(named: experimentName ?? record.name)
         let sweepKey = folder.standardizedFileURL.lastPathComponent
         let sweepTags = [MLflowKeyValue(key: "actionlab.sweep", value: sweepKey)]
+        // Every run of a sweep of this name, parent and trials, in one search.
+        let runsOfSweep = try client.runs(inExperiment: experimentID, taggedWith: "actionlab.sweep", equalTo: sweepKey)
+        var finished: [(trial: Trial, outcome: TrialOutcome, digest: String)] = []
+        for trial in record.trials {
+            guard let outcome = TrialRunner.outcome(of: trial, in: folder, verifyingTensors: false) else { continue }
+            let marker = TrialRunner.folder(of: trial, in: folder).appendingPathComponent(TrialRunner.completionMarker)
+            let digest = try ContentHash.sha256(of: try Self.read(marker)).hexDigest
+            let logged = runsOfSweep.first { $0.tags["actionlab.trial"] == trial.id && $0.tags["actionlab.logged"] == "true" }
+            if let logged, let recorded = logged.tags[Self.completeDigestTag], recorded != digest {
+                throw MLflowError.conflictingSweep(
+                    sweep: sweepKey, experimentID: experimentID, trial: trial.id, runID: logged.id, marker: marker.path)
+            }
+            finished.append((trial, outcome, digest))
+        }
 
-        let parent = try parentRun(experimentID: experimentID, sweepKey: sweepKey, name: "\(record.name) \(sweepKey)", tags: sweepTags)
+        let parent = try parentRun(runsOfSweep, experimentID: experimentID, name: "\(record.name) \(sweepKey)", tags: sweepTags)
         let base = try Self.json(folder.appendingPathComponent("resolved.json"))
         try client.logBatch(runID: parent.id, params: ConfigurationParameters(base).parameters)
         for name in ["leaderboard.csv", "summary.md", "resolved.json", "manifest.json5", SweepRecord.fileName] {
@@ -70,21 +91,17 @@ public struct MLflowSweepLogger {
             try client.uploadArtifact(try Self.read(file), path: name, to: parent)
         }
 
-        var summary = Summary(experimentID: experimentID, parentRunID: parent.id, logged: 0, alreadyLogged: 0, unfinished: 0)
-        for trial in record.trials {
-            guard let outcome = TrialRunner.outcome(of: trial, in: folder, verifyingTensors: false) else {
-                summary.unfinished += 1
-                continue
-            }
-            let existing = try client.runs(inExperiment: experimentID, taggedWith: "actionlab.trial", equalTo: trial.id)
-                .filter { $0.tags["actionlab.sweep"] == sweepKey }
+        var summary = Summary(
+            experimentID: experimentID, parentRunID: parent.id, logged: 0, alreadyLogged: 0, unfinished: record.trials.count - finished.count)
+        for (trial, outcome, digest) in finished {
+            let existing = runsOfSweep.filter { $0.tags["actionlab.trial"] == trial.id }
             if existing.contains(where: { $0.tags["actionlab.logged"] == "true" }) {
                 summary.alreadyLogged += 1
                 continue
             }
             for incomplete in existing { try client.deleteRun(incomplete.id) }
             try logTrial(trial, outcome: outcome, folder: TrialRunner.folder(of: trial, in: folder), experimentID: experimentID,
-                         parent: parent, sweepTags: sweepTags)
+                         parent: parent, sweepTags: sweepTags + [MLflowKeyValue(key: Self.completeDigestTag, value: digest)])
             summary.logged += 1
             log("trial \(trial.index) [\(trial.id)] seed \(trial.seed): logged")
         }
@@ -94,11 +111,12 @@ public struct MLflowSweepLogger {
         return summary
     }
 
-    /// The sweep's parent run, created if there is none.
-    private func parentRun(experimentID: String, sweepKey: String, name: String, tags: [MLflowKeyValue]) throws -> MLflowRun {
-        let found = try client.runs(inExperiment: experimentID, taggedWith: "actionlab.sweep", equalTo: sweepKey)
-            .filter { $0.tags["actionlab.kind"] == "sweep" }
-        if let run = found.first { return run }
+    /// The tag of a trial run that holds the SHA-256 of its `complete.json`, in hexadecimal.
+    static let completeDigestTag = "actionlab.complete_sha256"
+
+    /// The sweep's parent run among `runsOfSweep`, created if there is none.
+    private func parentRun(_ runsOfSweep: [MLflowRun], experimentID: String, name: String, tags: [MLflowKeyValue]) throws -> MLflowRun {
+        if let run = runsOfSweep.first(where: { $0.tags["actionlab.kind"] == "sweep" }) { return run }
         return try client.createRun(
             inExperiment: experimentID, name: name, tags: tags + [MLflowKeyValue(key: "actionlab.kind", value: "sweep")],
             startTime: Self.milliseconds(Date()))

@@ -134,6 +134,7 @@ import Training
             #expect(run.tags["mlflow.parentRunId"] == parent.id)
             #expect(run.tags["actionlab.seed"] == "1")
             #expect(run.tags["actionlab.logged"] == "true")
+            #expect(run.tags["actionlab.complete_sha256"]?.count == 64)
             #expect(run.tags["mlflow.source.git.commit"]?.isEmpty == false)
             #expect(run.status == "FINISHED")
             #expect(run.params["seed"] == "1")
@@ -177,6 +178,59 @@ import Training
         #expect(after.count == 10)
         #expect(!after.contains { $0.id == interrupted.id })
         #expect(after.filter { $0.tags["actionlab.trial"] == interrupted.tags["actionlab.trial"] }.count == 1)
+
+        // Another sweep folder of the same name whose trial has other results (as the same manifest
+        // run with another kernel gives; here the logged run's record of them differs): refused
+        // before anything is logged or uploaded. Before, it counted as "already there" and its
+        // leaderboard replaced the first sweep's on the parent run.
+        let other = try #require(after.first { $0.tags["actionlab.kind"] == "trial" })
+        let retag = try PythonOracle.run(
+            "import sys; from mlflow.tracking import MlflowClient; MlflowClient(sys.argv[1]).set_tag(sys.argv[2], 'actionlab.complete_sha256', '0' * 64)",
+            arguments: [server.uri, other.id])
+        try #require(retag.status == 0, "\(retag.errorOutput)")
+        do {
+            _ = try logger.log(sweep: folder, experimentName: "actionlab-test")
+            Issue.record("a sweep of the same name with other results was logged")
+        } catch let error as MLflowError {
+            guard case let .conflictingSweep(sweep, _, trial, runID, marker) = error else { throw error }
+            #expect(sweep == folder.lastPathComponent && trial == other.tags["actionlab.trial"] && runID == other.id)
+            #expect(marker.hasSuffix("trials/\(trial)/complete.json"))
+            #expect(error.description.contains("another sweep folder of the same name"), "\(error)")
+        }
+        let refused = try Self.runs(server, experiment: "actionlab-test")
+        #expect(refused.count == 10 && Self.metricValueCount(refused) == Self.metricValueCount(after))
+    }
+
+    /// MLflow takes at most 1,000 metrics, params and tags together in one `runs/log-batch`
+    /// request; a trial of more than about 235 epochs (4 metrics each) broke the first request.
+    @Test func aBatchOfMoreThanTheLimitIsSplitAcrossRequests() throws {
+        let batches = MLflowClient.batches(metrics: Array(0..<2500), params: Array(0..<150), tags: Array(0..<30))
+        for batch in batches {
+            #expect(batch.metrics.count <= 1000 && batch.params.count <= 100 && batch.tags.count <= 100)
+            #expect(batch.metrics.count + batch.params.count + batch.tags.count <= 1000)
+        }
+        #expect(batches.flatMap(\.metrics) == Array(0..<2500))
+        #expect(batches.flatMap(\.params) == Array(0..<150) && batches.flatMap(\.tags) == Array(0..<30))
+        #expect(batches.count == 3)
+
+        guard try PythonOracle.requireModules(["mlflow"]) else { return }
+        let scratch = try TemporaryDirectory(prefix: "mlflow-batch")
+        let server = try Server(folder: scratch.url)
+        defer { server.stop() }
+        let client = try MLflowClient(trackingURI: server.uri)
+        let experiment = try client.experimentID(named: "batch")
+        let run = try client.createRun(inExperiment: experiment, name: "long", tags: [], startTime: 1_700_000_000_000)
+        // 300 epochs of the 4 curves, as a trial logs them, beside 45 parameters and a tag.
+        let metrics = (1...300).flatMap { epoch in
+            ["train_loss", "train_accuracy", "validation_loss", "validation_accuracy"].map {
+                MLflowMetric(key: $0, value: Double(epoch) / 1000, timestamp: 1_700_000_000_000, step: Int64(epoch))
+            }
+        }
+        let params = (0..<45).map { MLflowKeyValue(key: "p\($0)", value: "\($0)") }
+        try client.logBatch(runID: run.id, metrics: metrics, params: params, tags: [MLflowKeyValue(key: "t", value: "x")])
+        let found = try #require(try Self.runs(server, experiment: "batch").first)
+        #expect(found.params.count == 45 && found.tags["t"] == "x")
+        #expect(found.metrics["validation_accuracy"]?.count == 300 && Self.metricValueCount([found]) == 1200)
     }
 
     @Test func badTrackingURIsAndUnreachableServersAreClearErrors() throws {
