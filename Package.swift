@@ -89,9 +89,13 @@ let package = Package(
         .target(
             name: "Prediction",
             dependencies: ["Export", "Reports", "Training", "Dataset", "Manifest", "Pose", "Video", "Extraction", "FeatureCache", "NeuralNetwork", "AtomicFiles", "JSON5"]),
+        // The git commit of the build, recorded at build time (a prebuild command of GitCommitPlugin);
+        // only the executable depends on it, so a new commit recompiles it alone.
+        .plugin(name: "GitCommitPlugin", capability: .buildTool(), path: "Sources/GitCommitPlugin"),
+        .target(name: "BuildInfo", plugins: ["GitCommitPlugin"]),
         .executableTarget(
             name: "actionlab",
-            dependencies: ["Prediction", "Export", "MLflow", "Sweeps", "Reports", "Training", "Dataset", "Manifest", "NeuralNetwork", "SyntheticData", "FeatureCache", "AtomicFiles", "Randomness"]),
+            dependencies: ["Prediction", "Export", "MLflow", "Sweeps", "Reports", "Training", "Dataset", "Manifest", "NeuralNetwork", "SyntheticData", "FeatureCache", "AtomicFiles", "Randomness", "BuildInfo"]),
         // ActionLab's pose-only rate for scripts/bench-pose.
         .executableTarget(name: "pose-benchmark", dependencies: ["Pose", "_BenchmarkSupport"]),
         // Decoding throughput for scripts/bench-decode; depends on Video only, so it builds quickly.

@@ -117,13 +117,21 @@ public struct Provenance: Codable, Sendable {
 
     public static let gitCommitEnvironmentKey = "ACTIONLAB_GIT_COMMIT"
 
-    /// The commit of the checkout this source file was compiled from, found through `#filePath`
-    /// (`git rev-parse HEAD`, `-dirty` with uncommitted changes), or the value a parent process
-    /// passed in ``gitCommitEnvironmentKey``.
+    /// The commit the running executable was built from, as its build recorded it (the
+    /// `actionlab` executable sets it from its `BuildInfo` module first thing, before anything
+    /// reads ``gitCommit``); nil in a process that did not set it, such as a test runner.
+    nonisolated(unsafe) public static var buildGitCommit: String?
+
+    /// The commit of the code running: the value a parent process passed in
+    /// ``gitCommitEnvironmentKey``, else ``buildGitCommit`` (recorded when the executable was
+    /// built), else, in a process that has none (a test runner, a library user), the commit of
+    /// the checkout this source file was compiled from, found at run time through `#filePath`
+    /// (`git rev-parse HEAD`, `-dirty` with uncommitted changes), or `unknown`.
     public static let gitCommit: String = {
         if let inherited = ProcessInfo.processInfo.environment[gitCommitEnvironmentKey], !inherited.isEmpty {
             return inherited
         }
+        if let buildGitCommit { return buildGitCommit }
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         guard let head = run("/usr/bin/git", ["-C", checkout.path, "rev-parse", "HEAD"]), !head.isEmpty else {
             return "unknown"

@@ -17,6 +17,7 @@ enum InfoCommand: Subcommand {
             let host = Provenance.hostFacts
             let lines = [
                 ("actionlab", Provenance.actionlabVersion),
+                ("git commit", Provenance.gitCommit),
                 ("cpu", host["cpu"] ?? "unknown"),
                 ("logical cores", host["logical_cores"] ?? "unknown"),
                 ("available processors", host["available_processors"] ?? "unknown"),

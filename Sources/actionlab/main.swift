@@ -1,5 +1,7 @@
+import BuildInfo
 import Foundation
 import NeuralNetwork
+import Reports
 
 // `actionlab`: the command-line front end. Exit status 0 on success, 1 when the manifest or the
 // data is wrong or a run fails, 2 for wrong usage.
@@ -15,6 +17,8 @@ let usage = GeneralUsage(commands: subcommands.map { $0.specification }).text
 KernelStartup.run()
 
 Console.markStart()
+// The commit this executable was built from, for provenance.json, model cards and MLflow.
+Provenance.buildGitCommit = BuildInfo.gitCommit
 // How compute threads wait between operations (the results do not depend on it).
 do {
     try ComputeThreads.applyWaitPolicy(from: ProcessInfo.processInfo.environment)
