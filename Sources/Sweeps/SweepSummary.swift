@@ -38,7 +38,8 @@ public struct SweepSummary {
             rows.append(("\(split) macro-F1 (sequences)", { $0.splits[split]?.sequenceMacroF1 }, false))
             rows.append(("\(split) loss (windows)", { $0.splits[split]?.loss }, false))
         }
-        rows.append(("best validation epoch", { $0.bestEpoch.map(Double.init) }, true))
+        // complete.json's best_epoch: by validation accuracy, whatever metric chose the kept weights.
+        rows.append(("best validation-accuracy epoch", { $0.bestEpoch.map(Double.init) }, true))
         rows.append(("epochs trained", { Double($0.epochs) }, true))
         rows.append(("scored epoch (the weights scored and saved)", { $0.savedEpoch.map(Double.init) }, true))
         return rows
@@ -68,8 +69,10 @@ public struct SweepSummary {
         case .last:
             return "Scores are those of the weights after the last epoch trained (`training.weights` \"last\")."
         case .bestValidation:
+            let metric = configuration.training.earlyStopping?.metric.rawValue ?? "validation.accuracy"
             return "Scores are those of the weights of the best validation epoch (`training.weights` \"bestValidation\"), "
-                + "by \(configuration.training.earlyStopping?.metric.rawValue ?? "validation.accuracy")."
+                + "by \(metric): the scored epoch"
+                + (metric == "validation.accuracy" ? "." : ", which can differ from the best validation-accuracy epoch.")
         }
     }
 

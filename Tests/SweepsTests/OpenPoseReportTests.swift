@@ -164,7 +164,7 @@ import Training
         #expect((metrics["test"] as? [String: Any])?["accuracy"] as? Double == test.window.accuracy)
 
         let summary = try String(contentsOf: folder.appendingPathComponent("summary.md"), encoding: .utf8)
-        #expect(summary.contains("| best validation epoch | \(best.savedEpoch) | \(best.savedEpoch) |"), "epochs as integers:\n\(summary)")
+        #expect(summary.contains("| best validation-accuracy epoch | \(best.savedEpoch) | \(best.savedEpoch) |"), "epochs as integers:\n\(summary)")
         #expect(summary.contains("| scored epoch (the weights scored and saved) | \(best.savedEpoch) | \(best.savedEpoch) |"))
         #expect(summary.contains("| epochs trained | 8 | 8 |"))
         #expect(summary.contains("weights of the best validation epoch (`training.weights` \"bestValidation\")"))
