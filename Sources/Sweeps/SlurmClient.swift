@@ -39,7 +39,15 @@ public struct SlurmClient: Sendable {
         }
     }
 
-    public init() {}
+    /// The folders searched for Slurm's tools, `:`-separated; nil for the process's `PATH`.
+    public let searchPath: String?
+
+    /// Creates a client.
+    /// - Parameter searchPath: Where to look for `sbatch`, `squeue`, `sacct` and `scancel`,
+    ///   `:`-separated; by default the process's `PATH`.
+    public init(searchPath: String? = nil) {
+        self.searchPath = searchPath
+    }
 
     /// Submits `script` (a file) with `sbatch --parsable`, adding `arguments` before it.
     /// - Returns: The job id.
@@ -117,7 +125,7 @@ public struct SlurmClient: Sendable {
 
     /// Runs `command` with `arguments`; returns its standard output.
     func run(_ command: String, _ arguments: [String]) throws -> String {
-        guard let executable = Self.find(command) else { throw SlurmError.notInstalled(command: command) }
+        guard let executable = Self.find(command, in: searchPath) else { throw SlurmError.notInstalled(command: command) }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -148,8 +156,8 @@ public struct SlurmClient: Sendable {
     }
 
     /// `command` on the `PATH`, or nil.
-    static func find(_ command: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    static func find(_ command: String, in searchPath: String? = nil) -> URL? {
+        let path = searchPath ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(command)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }

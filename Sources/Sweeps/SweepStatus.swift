@@ -13,6 +13,9 @@ public struct SweepStatus: Sendable {
     /// One trial's state.
     public enum State: String, Sendable, Equatable {
         case finished, running, pending, failed, interrupted, damaged, notSubmitted = "not submitted"
+        /// Submitted to Slurm, not finished, its task not known to have ended, and Slurm cannot
+        /// be asked (``SweepStatus/slurmProblem``): running, pending or ended, nobody here knows.
+        case unknown
     }
 
     /// One trial.
@@ -39,6 +42,10 @@ public struct SweepStatus: Sendable {
     /// Whether `leaderboard.csv` exists, is newer than every finished trial's `complete.json` and
     /// counts as many trials as have finished.
     public var reportsAreCurrent: Bool
+    /// Why Slurm could not be asked about the folder's submissions (`squeue` missing, as on a
+    /// laptop the folder was copied to, or the controller unreachable), or nil. What the folder
+    /// itself records is shown all the same; trials whose task has not recorded its end are ``State/unknown``.
+    public var slurmProblem: String?
     /// The records of how the sweep was made that its folder lost, by name: `manifest.json5`
     /// (the manifest's text, which nothing can rebuild; a sweep made in code has none) and
     /// `resolved.json` (which the next run writes again from `sweep.json`). The sweep's page links both.
@@ -46,12 +53,20 @@ public struct SweepStatus: Sendable {
 
     /// Reads the folder and asks Slurm about its submissions' tasks: `squeue` for the live ones,
     /// `sacct` (when the cluster keeps accounting) for the ended ones.
-    /// - Throws: `SweepError.notASweep` for a folder without `sweep.json`; ``SlurmClient/SlurmError``
-    ///   when the folder has submissions and `squeue` fails.
+    /// - Throws: `SweepError.notASweep` for a folder without `sweep.json`. When the folder has
+    ///   submissions and `squeue` fails, ``slurmProblem`` says why instead (before, `status`
+    ///   printed that error alone, nothing of the trials).
     public init(folder: URL, client: SlurmClient = SlurmClient()) throws {
         let record = try SweepRecord(folder: folder)
         let submissions = try SlurmSubmission.all(in: folder)
-        let queued = try client.queued(jobIDs: submissions.map(\.arrayJobID))
+        var queued: [SlurmClient.QueuedTask] = []
+        var slurmProblem: String?
+        do {
+            queued = try client.queued(jobIDs: submissions.map(\.arrayJobID))
+        } catch {
+            slurmProblem = "\(error)"
+        }
+        self.slurmProblem = slurmProblem
         let accounted = client.accounting(jobIDs: submissions.map(\.arrayJobID)) ?? [:]
         var newest: Date = .distantPast
         rows = record.trials.map { trial in
@@ -76,7 +91,10 @@ public struct SweepStatus: Sendable {
             } else {
                 let ended = submission.exitStatus(task: task, in: folder)
                 let accounting = accounted[row.job ?? ""]
-                if row.state != .finished {
+                if row.state != .finished, ended == nil, accounting == nil, slurmProblem != nil {
+                    row.state = .unknown
+                    row.slurmState = "Slurm cannot be asked"
+                } else if row.state != .finished {
                     row.state = .failed
                     row.slurmState = Self.endedState(recorded: ended, accounted: accounting)
                 } else if ended != nil || accounting != nil {
@@ -164,6 +182,10 @@ public struct SweepStatus: Sendable {
             }
             return line
         }
+        if let slurmProblem {
+            lines.append("note: Slurm cannot be asked about this folder's jobs (\(slurmProblem)); the trials are shown as the "
+                + "folder records them, and those whose task has not recorded its end as unknown")
+        }
         for name in missingRecords {
             lines.append(name == SweepRecord.manifestCopyName
                 ? "note: \(name) is missing (the manifest this sweep was made from; results are unaffected, but its launcher "
@@ -171,7 +193,7 @@ public struct SweepStatus: Sendable {
                 : "note: \(name) is missing (the resolved configuration the summary links; the next 'actionlab run DIR' "
                     + "writes it again)")
         }
-        lines.append([State.finished, .running, .pending, .failed, .interrupted, .damaged, .notSubmitted].compactMap { state in
+        lines.append([State.finished, .running, .pending, .failed, .interrupted, .damaged, .unknown, .notSubmitted].compactMap { state in
             counts[state].map { "\($0) \(state.rawValue)" }
         }.joined(separator: ", ") + "; reports " + (reportsAreCurrent ? "current" : "not current"))
         return lines

@@ -227,6 +227,29 @@ import Training
         #expect(try SweepStatus(folder: folder).missingRecords == [SweepRecord.manifestCopyName])
     }
 
+    /// `status` of a Slurm sweep where Slurm cannot be asked (the folder copied to a laptop, the
+    /// controller down): what the folder records is shown, a trial whose task has not recorded its
+    /// end is unknown, and a note says why. Before, the squeue error was all `status` printed.
+    @Test func statusWithoutSlurmShowsWhatTheFolderRecords() throws {
+        let scratch = try TemporaryDirectory(prefix: "status-no-slurm")
+        let folder = scratch.url
+        let plan = try SweepLimitsTests.plan(scratch: folder, learningRate: 1e-3)
+            .adjusting { $0.training.seeds = [1, 2]; $0.training.epochs = 1 }
+        try JSONEncoder().encode(SweepRecord(plan: plan)).write(to: folder.appendingPathComponent(SweepRecord.fileName))
+        _ = try TrialRunner().run(plan.trials[0], in: folder)
+        let record = SlurmSubmission.fileURL(in: folder)
+        try FileManager.default.createDirectory(at: record.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"[{"number": 1, "arrayJobID": "77", "reportJobID": "78", "tasks": [[0], [1]], "submitted": 0}]"#.utf8).write(to: record)
+        #expect(try SlurmSubmission.all(in: folder).map(\.arrayJobID) == ["77"])
+
+        let status = try SweepStatus(folder: folder, client: SlurmClient(searchPath: scratch.file("no-slurm-here").path))
+        #expect(status.slurmProblem?.contains("squeue") == true, "\(status.slurmProblem ?? "nil")")
+        #expect(status.rows.map(\.state) == [.finished, .unknown], "\(status.lines)")
+        #expect(status.rows.map(\.job) == ["77_0", "77_1"])
+        #expect(status.lines.contains { $0.hasPrefix("note: Slurm cannot be asked about this folder's jobs") }, "\(status.lines)")
+        #expect(status.lines.last == "1 finished, 1 unknown; reports not current", "\(status.lines)")
+    }
+
     /// `status` of a sweep run here, without Slurm: a trial whose claim a process holds is
     /// running, one whose killed run left a checkpoint is interrupted, the others not submitted.
     /// Before, all three were "not submitted".
