@@ -57,6 +57,23 @@ public struct EnsembleExporter {
         public var members: [Member]
         /// How the ensemble was chosen.
         public var selectionRule: String
+        /// ``contentDigest()`` when the export was written: the members' weights and files, the
+        /// labels and the seed are checked against it when the folder is read, so an edited
+        /// fusion weight is refused instead of fusing with other weights than `model.onnx`'s.
+        /// Absent from exports written before 2026-12-07 (read unchecked).
+        public var digest: String?
+
+        /// SHA-256 (lowercase hex) of `seed`, each label, and each member's stream, weight
+        /// (Swift's shortest decimal text that reads back to the same Double), trial, folder and
+        /// the two file hashes, in order, each followed by a NUL byte.
+        /// - Throws: `FeatureCacheError.cryptoFailure` if OpenSSL fails.
+        public func contentDigest() throws -> String {
+            var fields = ["\(seed)"] + labels
+            for member in members {
+                fields += [member.stream, "\(member.weight)", member.trial, member.folder, member.configurationSHA256, member.weightsSHA256]
+            }
+            return try ContentHash.sha256(of: Data(fields.flatMap { Array($0.utf8) + [0] })).description
+        }
     }
 
     /// Creates an exporter.
@@ -110,7 +127,7 @@ public struct EnsembleExporter {
         }
         var hashes = try ExportDestination.hashes(of: files)
         func hash(_ name: String) -> String { hashes.first { $0.name == name }?.sha256 ?? "" }
-        let description = Description(
+        var description = Description(
             seed: selection.seed.seed, labels: first.labels,
             members: selection.members.map {
                 let folder = "\(Self.membersFolderName)/\($0.stream.rawValue)"
@@ -119,6 +136,7 @@ public struct EnsembleExporter {
                              weightsSHA256: hash(folder + "/weights.h5"))
             },
             selectionRule: selection.rule)
+        description.digest = try description.contentDigest()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let descriptionData = try encoder.encode(description)

@@ -80,8 +80,22 @@ import Training
         let original = try Data(contentsOf: description)
         try Data("{\"format\": ".utf8).write(to: description)
         #expect { try PredictionModel(folder: export) } throws: { "\($0)".contains("ensemble.json: cannot read") }
-        var edited = try JSONDecoder().decode(EnsembleExporter.Description.self, from: original)
+        let exported = try JSONDecoder().decode(EnsembleExporter.Description.self, from: original)
+        #expect(exported.digest == (try exported.contentDigest()))
+        // A fusion weight edited afterwards is refused (it fused other weights than model.onnx's).
+        var reweighted = exported
+        reweighted.members[0].weight = 0
+        try JSONEncoder().encode(reweighted).write(to: description)
+        #expect { try PredictionModel(folder: export) } throws: { "\($0)".contains("were changed after the export") }
+        // An export written before the digest (none) still reads.
+        var legacy = exported
+        legacy.digest = nil
+        try JSONEncoder().encode(legacy).write(to: description)
+        #expect(try PredictionModel(folder: export).trained.labels == exported.labels)
+        // Edited with the digest made again: a member folder outside the export is refused.
+        var edited = exported
         edited.members[1].folder = "../elsewhere"
+        edited.digest = try edited.contentDigest()
         try JSONEncoder().encode(edited).write(to: description)
         #expect { try PredictionModel(folder: export) } throws: { "\($0)".contains("lies outside the export folder") }
         // A member file changed after the export is caught by its recorded SHA-256.

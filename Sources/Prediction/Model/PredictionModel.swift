@@ -26,7 +26,8 @@ public struct PredictionModel {
     ///
     /// - Throws: ``ExportError`` when the folder does not exist, holds no complete trial, or its
     ///   `config.json` or `weights.h5` is missing, unreadable or inconsistent; for an ensemble,
-    ///   also when `ensemble.json` is unreadable or its members differ in windows or labels.
+    ///   also when `ensemble.json` is unreadable, was edited after the export (its `digest`), or
+    ///   its members differ in windows or labels.
     public init(folder: URL) throws {
         let ensembleFile = folder.appendingPathComponent(EnsembleExporter.descriptionName)
         if FileManager.default.fileExists(atPath: ensembleFile.path) {
@@ -56,6 +57,11 @@ public struct PredictionModel {
             throw ExportError.inconsistentTrial(
                 path: file.path, reason: "format '\(description.format)' version \(description.formatVersion); expected "
                     + "'\(EnsembleExporter.Description.format)' version 1")
+        }
+        if let recorded = description.digest, recorded != (try description.contentDigest()) {
+            throw ExportError.inconsistentTrial(
+                path: file.path, reason: "its members, weights or labels were changed after the export (they no longer match its "
+                    + "digest); model.onnx still fuses the exported ones: export the ensemble again")
         }
         var members: [(name: String, classifier: any Classifier)] = []
         var first: TrainedModel?
