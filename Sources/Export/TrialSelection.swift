@@ -70,7 +70,8 @@ public struct TrialSelection: Sendable {
     ///     folder name.
     /// - Returns: The selection, with every complete candidate's values.
     /// - Throws: ``ExportError`` when the folder is missing or a file, holds no complete trial, has no
-    ///   trial `trialID`, or no candidate has validation metrics (and `trialID` is nil);
+    ///   trial `trialID`, or no candidate has validation metrics (and `trialID` is nil) while the
+    ///   sweep has more than one trial (its only trial is chosen without them);
     ///   `SweepError.notASweep` when the folder holds a `sweep.json` that cannot be read (its
     ///   leaderboard rule cannot be applied, and another rule would choose silently).
 
@@ -159,6 +160,14 @@ public struct TrialSelection: Sendable {
                     return TrialSelection(candidates: candidates, chosen: best, rule: rule, incomplete: incomplete)
                 }
             }
+        }
+        // A sweep of one trial (one configuration, one seed) leaves nothing to choose, even
+        // without a validation split (`validation.strategy: "none"`, as the UTD-MHAD manifests).
+        let trialCount = FileManager.default.fileExists(atPath: directory.appendingPathComponent(SweepRecord.fileName).path)
+            ? try SweepRecord(folder: directory).trials.count : folders.count
+        if let only = candidates.first, only.validationAccuracy == nil, candidates.count == 1, trialCount == 1 {
+            return TrialSelection(
+                candidates: candidates, chosen: only, rule: "the sweep's only trial (no validation scores to choose by)", incomplete: incomplete)
         }
         guard let best = candidates.first, best.validationAccuracy != nil else {
             throw ExportError.noValidationMetrics(folder: directory.path, candidates: candidates.map(\.folder.id))

@@ -222,9 +222,15 @@ import Training
 
         let report = scratch.file("report")
         try Self.fakeTrial(report.appendingPathComponent("trials/s1"), validation: nil)
-        #expect(throws: ExportError.noValidationMetrics(folder: report.path, candidates: ["trials/s1"])) {
+        // One trial and no validation scores (validation.strategy "none"): nothing to choose.
+        let only = try TrialSelection.select(in: report)
+        #expect(only.chosen.folder.id == "trials/s1" && only.rule.hasPrefix("the sweep's only trial"), "\(only.rule)")
+        // Two, and nothing to rank them by: an error naming both.
+        try Self.fakeTrial(report.appendingPathComponent("trials/s2"), validation: nil)
+        #expect(throws: ExportError.noValidationMetrics(folder: report.path, candidates: ["trials/s1", "trials/s2"])) {
             try TrialSelection.select(in: report)
         }
+        try FileManager.default.removeItem(at: report.appendingPathComponent("trials/s2"))
         #expect(throws: ExportError.unknownTrial("s9", folder: report.path, available: ["trials/s1"])) {
             try TrialSelection.select(in: report, trialID: "s9")
         }
