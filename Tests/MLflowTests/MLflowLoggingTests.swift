@@ -242,8 +242,34 @@ import Training
             _ = try client.experimentID(named: "x")
             Issue.record("no error from a port nothing listens on")
         } catch {
-            guard case .unreachable(let url, _) = error else { Issue.record("\(error)"); return }
+            guard case .unreachable(let url, let reason) = error else { Issue.record("\(error)"); return }
             #expect(url.hasPrefix("http://127.0.0.1:\(port)/api/2.0/mlflow/experiments/get-by-name"))
+            #expect(reason.contains("connection refused"), "\(reason)")
+        }
+    }
+
+    /// A server that accepts the connection but never answers (stopped with SIGSTOP): the
+    /// message says it timed out, where it said "NSURLErrorDomain error -1001".
+    @Test func aServerThatNeverAnswersTimesOutInWords() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound && listen(listener, 4) == 0)
+        let port = UInt16(bigEndian: address.sin_port)
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/api/2.0/mlflow/experiments/get-by-name"))
+        do {
+            _ = try HTTPTransport(timeout: 1).send("GET", url, body: nil, contentType: nil)
+            Issue.record("an answer from a server that never answers")
+        } catch {
+            guard case .unreachable(_, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.hasPrefix("no answer within 1 s"), "\(reason)")
         }
     }
 }
