@@ -119,7 +119,8 @@ import Testing
             for path, weight in zip(sys.argv[1:], weights):
                 with open(path, newline="") as f:
                     rows = list(csv.reader(f))
-                classes = rows[0][4:]
+                assert all(c.startswith("p:") for c in rows[0][4:]), rows[0]  # probability columns p:<class>
+                classes = [c[2:] for c in rows[0][4:]]
                 p = np.array([[float(v) for v in row[4:]] for row in rows[1:]])
                 truth = [classes.index(row[3]) for row in rows[1:]]
                 assert labels is None or labels == truth
