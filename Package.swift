@@ -41,12 +41,14 @@ let package = Package(
         // Domain modules, each knowing only the ones to its left in DESIGN.md's data flow.
         .target(name: "JSON5"),
         .target(name: "Pose", dependencies: ["CMediaPipe", "MATLAB", "AtomicFiles"]),
-        .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "CCrypto", "AtomicFiles"]),
+        // SHA-256 content hashes (OpenSSL): of bytes, text and NUL-separated fields.
+        .target(name: "ContentHashing", dependencies: ["CCrypto"]),
+        .target(name: "FeatureCache", dependencies: ["HDF5", "Pose", "ContentHashing", "AtomicFiles"]),
         // Videos to cached pose sequences: FFmpeg decoding pipelined with MediaPipe pose estimation.
-        .target(name: "Extraction", dependencies: ["Video", "Pose", "FeatureCache"]),
+        .target(name: "Extraction", dependencies: ["Video", "Pose", "FeatureCache", "ContentHashing"]),
         // One seeded random number generator for every stream (initialization, shuffling, augmentation).
         .target(name: "Randomness"),
-        .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "CCrypto", "HDF5", "AtomicFiles", "Randomness"]),
+        .target(name: "NeuralNetwork", dependencies: ["COpenBLAS", "ContentHashing", "HDF5", "AtomicFiles", "Randomness"]),
         // Generated skeleton datasets for tests and benchmarks.
         .target(name: "SyntheticData", dependencies: ["Pose", "Randomness", "AtomicFiles"]),
         // Protocol Buffers wire format, for the file formats built on it.
@@ -69,7 +71,7 @@ let package = Package(
         // Typed configuration of an experiment, read from a JSON5 manifest.
         .target(name: "Manifest", dependencies: ["ManifestSchema", "Models", "JSON5", "Pose", "Augmentation", "NeuralNetwork"]),
         // Sources, import through the feature cache, splits, windows and the training-data check.
-        .target(name: "Dataset", dependencies: ["Manifest", "Pose", "FeatureCache", "Extraction", "NeuralNetwork", "Randomness", "AtomicFiles"]),
+        .target(name: "Dataset", dependencies: ["Manifest", "Pose", "FeatureCache", "ContentHashing", "Extraction", "NeuralNetwork", "Randomness", "AtomicFiles"]),
         // Model construction, the seeded trainer and evaluation (metrics, confusion matrices).
         .target(name: "Training", dependencies: ["Dataset", "Manifest", "Models", "Augmentation", "NeuralNetwork", "Pose", "Randomness"]),
         // Run files: tables (CSV, Markdown), SVG charts, provenance.
@@ -77,18 +79,18 @@ let package = Package(
         // Sweep plans, trials, launchers, leaderboard, summary and comparison.
         .target(
             name: "Sweeps",
-            dependencies: ["Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "FeatureCache", "NeuralNetwork", "AtomicFiles", "TensorBoard", "HDF5"]),
+            dependencies: ["Reports", "Training", "Dataset", "Manifest", "ManifestSchema", "JSON5", "FeatureCache", "ContentHashing", "NeuralNetwork", "AtomicFiles", "TensorBoard", "HDF5"]),
         // A sweep folder's trials logged to an MLflow tracking server (REST API).
-        .target(name: "MLflow", dependencies: ["Sweeps", "Reports", "Training", "FeatureCache", "JSON5", "AtomicFiles"]),
+        .target(name: "MLflow", dependencies: ["Sweeps", "Reports", "Training", "ContentHashing", "JSON5", "AtomicFiles"]),
         // The best trial's model to ONNX, safetensors and HDF5, with a model card.
         .target(
             name: "Export",
-            dependencies: ["Sweeps", "Reports", "Training", "Manifest", "ManifestSchema", "ModelExport", "Protobuf", "NeuralNetwork", "FeatureCache", "Randomness", "AtomicFiles", "JSON5"]),
+            dependencies: ["Sweeps", "Reports", "Training", "Manifest", "ManifestSchema", "ModelExport", "Protobuf", "NeuralNetwork", "ContentHashing", "Randomness", "AtomicFiles", "JSON5"]),
         // A trained model on new poses: sliding windows, thresholds, smoothing, segments,
         // repetition counts and temporal evaluation.
         .target(
             name: "Prediction",
-            dependencies: ["Export", "Reports", "Training", "Dataset", "Manifest", "Pose", "Video", "Extraction", "FeatureCache", "NeuralNetwork", "AtomicFiles", "JSON5"]),
+            dependencies: ["Export", "Reports", "Training", "Dataset", "Manifest", "Pose", "Video", "Extraction", "FeatureCache", "ContentHashing", "NeuralNetwork", "AtomicFiles", "JSON5"]),
         // The git commit of the build, recorded at build time (a prebuild command of GitCommitPlugin);
         // only the executable depends on it, so a new commit recompiles it alone.
         .plugin(name: "GitCommitPlugin", capability: .buildTool(), path: "Sources/GitCommitPlugin"),
@@ -123,7 +125,8 @@ let package = Package(
         .testTarget(name: "JSON5Tests", dependencies: ["JSON5"]),
         .testTarget(name: "PoseTests", dependencies: ["Pose", "MATLAB", "ActionLabTestSupport"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "FeatureCache", "Pose", "Video", "ActionLabTestSupport"]),
-        .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "AtomicFiles", "Pose", "HDF5", "ActionLabTestSupport"]),
+        .testTarget(name: "ContentHashingTests", dependencies: ["ContentHashing"]),
+        .testTarget(name: "FeatureCacheTests", dependencies: ["FeatureCache", "ContentHashing", "AtomicFiles", "Pose", "HDF5", "ActionLabTestSupport"]),
         .testTarget(
             name: "NeuralNetworkTests", dependencies: ["NeuralNetwork", "NeuralNetworkTestSupport", "ActionLabTestSupport", "HDF5", "Randomness"],
             resources: [.copy("Fixtures")]),

@@ -1,5 +1,5 @@
 import AtomicFiles
-import FeatureCache
+import ContentHashing
 import Foundation
 import ModelExport
 import NeuralNetwork
@@ -65,14 +65,14 @@ public struct EnsembleExporter {
 
         /// SHA-256 (lowercase hex) of `seed`, each label, and each member's stream, weight
         /// (Swift's shortest decimal text that reads back to the same Double), trial, folder and
-        /// the two file hashes, in order, each followed by a NUL byte.
-        /// - Throws: `FeatureCacheError.cryptoFailure` if OpenSSL fails.
+        /// the two file hashes, in order, each followed by a NUL byte (``ContentHash/sha256(ofFields:)``).
+        /// - Throws: `ContentHashError.cryptoFailure` if OpenSSL fails.
         public func contentDigest() throws -> String {
             var fields = ["\(seed)"] + labels
             for member in members {
                 fields += [member.stream, "\(member.weight)", member.trial, member.folder, member.configurationSHA256, member.weightsSHA256]
             }
-            return try ContentHash.sha256(of: Data(fields.flatMap { Array($0.utf8) + [0] })).description
+            return try ContentHash.sha256(ofFields: fields).hexDigest
         }
     }
 

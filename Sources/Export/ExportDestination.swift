@@ -1,5 +1,5 @@
 import AtomicFiles
-import FeatureCache
+import ContentHashing
 import Foundation
 import Sweeps
 
@@ -70,7 +70,7 @@ enum ExportDestination {
     }
 
     /// The SHA-256 (lowercase hex) of each file's contents, for model cards and descriptions.
-    /// - Throws: `FeatureCacheError.cryptoFailure` if OpenSSL cannot hash.
+    /// - Throws: `ContentHashError.cryptoFailure` if OpenSSL cannot hash.
     static func hashes(of files: [(name: String, data: Data)]) throws -> [(name: String, sha256: String)] {
         try files.map { (name: $0.name, sha256: try ContentHash.sha256(of: $0.data).description) }
     }

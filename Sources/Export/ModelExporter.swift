@@ -1,5 +1,4 @@
 import AtomicFiles
-import FeatureCache
 import Foundation
 import ModelExport
 import Protobuf

@@ -1,3 +1,4 @@
+import ContentHashing
 import FeatureCache
 import Foundation
 

@@ -1,4 +1,5 @@
 import AtomicFiles
+import ContentHashing
 import Foundation
 import HDF5
 import Pose
@@ -127,7 +128,7 @@ extension CacheEntry {
             let sourceHash: ContentHash
             do {
                 sourceHash = try ContentHash(hexDigest: attributes.string("source_sha256"))
-            } catch is FeatureCacheError {
+            } catch is ContentHashError {
                 throw malformed("/@source_sha256", "not a SHA-256 hex digest")
             }
             guard let created = Self.parseDate(try attributes.string("created")) else {

@@ -1,3 +1,4 @@
+import ContentHashing
 import Foundation
 import HDF5
 import Pose
@@ -30,7 +31,7 @@ extension CacheEntry {
                 key = try CacheKey(
                     source: ContentHash(hexDigest: attributes.string("source_sha256")),
                     fingerprint: attributes.string("fingerprint"))
-            } catch is FeatureCacheError {
+            } catch is ContentHashError {
                 throw FeatureCacheError.malformedEntry(file: path, object: "/@source_sha256", reason: "not a SHA-256 hex digest")
             }
             guard key.hexDigest == storedKey else {

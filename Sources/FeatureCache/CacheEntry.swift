@@ -1,3 +1,4 @@
+import ContentHashing
 import Foundation
 import Pose
 
@@ -80,7 +81,7 @@ public struct CacheEntry: Sendable, Equatable {
     ///   - frameRate: frames per second.
     ///   - created: import time, truncated to whole seconds.
     ///   - sequences: the imported sequences.
-    /// - Throws: ``FeatureCacheError/cryptoFailure(function:)`` if hashing the key fails.
+    /// - Throws: ``ContentHashError/cryptoFailure(function:)`` if hashing the key fails.
     public init(
         sourcePath: String, sourceHash: ContentHash, fingerprint: ImporterFingerprint, layoutName: String,
         frameRate: Double, created: Date = Date(), sequences: [LabeledSequence]

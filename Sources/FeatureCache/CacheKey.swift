@@ -1,3 +1,4 @@
+import ContentHashing
 /// The name of a cache entry: SHA-256 of the source's content hash and the importer fingerprint.
 ///
 /// `key = sha256(sourceHash.hexDigest + "\n" + fingerprint)`, in lowercase hex, where
@@ -8,13 +9,13 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     public let hexDigest: String
 
     /// The key of `source` content imported as `fingerprint` describes (its canonical string).
-    /// - Throws: ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
+    /// - Throws: ``ContentHashError/cryptoFailure(function:)`` if OpenSSL fails.
     public init(source: ContentHash, fingerprint: String) throws {
         hexDigest = try ContentHash.sha256(of: source.hexDigest + "\n" + fingerprint).hexDigest
     }
 
     /// The key of `source` content imported as `fingerprint` describes.
-    /// - Throws: ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
+    /// - Throws: ``ContentHashError/cryptoFailure(function:)`` if OpenSSL fails.
     public init(source: ContentHash, fingerprint: ImporterFingerprint) throws {
         try self.init(source: source, fingerprint: fingerprint.canonicalString)
     }

@@ -1,4 +1,5 @@
 import AtomicFiles
+import ContentHashing
 import Foundation
 
 extension ContentHash {
@@ -15,7 +16,7 @@ extension ContentHash {
     ///   - url: the folder.
     ///   - fileExtension: the extension of the files that count, without the dot.
     /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` if the folder or a file
-    ///   cannot be read, ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
+    ///   cannot be read, ``ContentHashError/cryptoFailure(function:)`` if OpenSSL fails.
     public static func sha256(ofFolderAt url: URL, fileExtension: String) throws -> ContentHash {
         try sha256(ofFolderAt: url, fileExtension: fileExtension) { path, _ in try sha256(ofFileAt: URL(fileURLWithPath: path)) }
     }

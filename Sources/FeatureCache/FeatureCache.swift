@@ -1,4 +1,5 @@
 import AtomicFiles
+import ContentHashing
 import Foundation
 import HDF5
 import Pose

@@ -2,8 +2,6 @@ import HDF5
 
 /// A failure of the feature cache, with the file it concerns and the underlying reason.
 public enum FeatureCacheError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// An OpenSSL digest function failed (out of memory, or a FIPS policy forbidding SHA-256).
-    case cryptoFailure(function: String)
     /// The source file to hash could not be opened or read; `reason` is the system's message.
     case cannotReadSource(path: String, reason: String)
     /// A cache key was not 64 lowercase hexadecimal digits.
@@ -36,7 +34,6 @@ public enum FeatureCacheError: Error, Equatable, Sendable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case let .cryptoFailure(function): "feature cache: OpenSSL \(function) failed"
         case let .cannotReadSource(path, reason): "feature cache: cannot read source '\(path)': \(reason)"
         case let .invalidKey(key): "feature cache: '\(key)' is not a cache key (64 lowercase hex digits)"
         case let .notACacheEntry(file, format):

@@ -1,3 +1,4 @@
+import ContentHashing
 import Foundation
 
 /// The index file's layout, version 1 (all integers little-endian):
@@ -20,7 +21,7 @@ extension FileIdentityIndex {
     static let maximumPathLength = 4_096
 
     /// The file's bytes for `records`.
-    /// - Throws: ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
+    /// - Throws: ``ContentHashError/cryptoFailure(function:)`` if OpenSSL fails.
     static func encode(_ records: [String: Record]) throws -> Data {
         var body: [UInt8] = []
         body.reserveCapacity(records.count * 160)

@@ -1,4 +1,5 @@
 import AtomicFiles
+import ContentHashing
 import Foundation
 
 /// Remembers the content hash of each source file under its identity (path, size, modification
@@ -78,7 +79,7 @@ public final class FileIdentityIndex: @unchecked Sendable {
     /// - Parameter url: a file URL; recorded under its absolute, standardized path.
     /// - Returns: the same hash as ``ContentHash/sha256(ofFileAt:chunkSize:)``.
     /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` if the file cannot be read,
-    ///   ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
+    ///   ``ContentHashError/cryptoFailure(function:)`` if OpenSSL fails.
     public func contentHash(ofFileAt url: URL) throws -> ContentHash {
         try contentHash(atPath: url.standardizedFileURL.path)
     }

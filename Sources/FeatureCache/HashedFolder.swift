@@ -1,3 +1,4 @@
+import ContentHashing
 import Foundation
 
 /// A folder source's content hash (``ContentHash/sha256(ofFolderAt:fileExtension:)``) and the

@@ -1,5 +1,5 @@
 import AtomicFiles
-import FeatureCache
+import ContentHashing
 import Foundation
 import JSON5
 import Reports

@@ -1,4 +1,4 @@
-import FeatureCache
+import ContentHashing
 import Foundation
 import JSON5
 import Manifest
@@ -159,7 +159,7 @@ public struct SweepPlan: Sendable {
     }
 
     /// A plan from configurations already decoded (tests, programmatic use).
-    /// - Throws: `FeatureCacheError.cryptoFailure` if OpenSSL cannot hash a configuration.
+    /// - Throws: `ContentHashError.cryptoFailure` if OpenSSL cannot hash a configuration.
     public init(base: ExperimentConfiguration, sweep: SweepConfiguration = SweepConfiguration(), cells: [ExperimentConfiguration]? = nil) throws {
         self.base = base
         self.sweep = sweep
@@ -201,7 +201,7 @@ public struct SweepPlan: Sendable {
     /// same: an id stored by an earlier version, whose ids also hashed the cache and output
     /// folders, is kept, so that the folder's trials are found where they are.
     /// - Returns: nil when the trials differ in number, order, seed or identity.
-    /// - Throws: `FeatureCacheError.cryptoFailure` if OpenSSL cannot hash a configuration.
+    /// - Throws: `ContentHashError.cryptoFailure` if OpenSSL cannot hash a configuration.
     func adoptingTrialIDs(of stored: [Trial]) throws -> SweepPlan? {
         guard stored.count == trials.count else { return nil }
         for (index, trial) in stored.enumerated() {
@@ -240,7 +240,7 @@ public struct SweepPlan: Sendable {
 
     /// The id of a trial training `configuration` (one seed): the first 12 hex digits of the
     /// SHA-256 of ``Trial/identityConfiguration(of:)``'s resolved JSON.
-    /// - Throws: `FeatureCacheError.cryptoFailure` if OpenSSL cannot hash it.
+    /// - Throws: `ContentHashError.cryptoFailure` if OpenSSL cannot hash it.
     static func trialID(of configuration: ExperimentConfiguration) throws -> String {
         String(try ContentHash.sha256(of: Trial.identityConfiguration(of: configuration).resolvedJSON()).hexDigest.prefix(12))
     }

@@ -1,4 +1,5 @@
 import ActionLabTestSupport
+import ContentHashing
 import FeatureCache
 import Foundation
 import Pose

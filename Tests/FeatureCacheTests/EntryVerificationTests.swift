@@ -1,4 +1,5 @@
 import ActionLabTestSupport
+import ContentHashing
 @testable import FeatureCache
 import Foundation
 import HDF5

@@ -1,5 +1,6 @@
 import ActionLabTestSupport
 import AtomicFiles
+import ContentHashing
 @testable import FeatureCache
 import Foundation
 import HDF5

@@ -1,3 +1,4 @@
+import ContentHashing
 import Extraction
 import FeatureCache
 import Foundation

@@ -1,4 +1,5 @@
 import AtomicFiles
+import ContentHashing
 import Foundation
 
 /// The checksum header of a cache entry: the HDF5 user block that holds the SHA-256 of the rest
@@ -25,7 +26,7 @@ enum EntryChecksum {
     static let hdf5Signature: [UInt8] = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]
 
     /// The header for `image`, the HDF5 image that follows it.
-    /// - Throws: ``FeatureCacheError/cryptoFailure(function:)`` if OpenSSL fails.
+    /// - Throws: ``ContentHashError/cryptoFailure(function:)`` if OpenSSL fails.
     static func header(for image: Data) throws -> Data {
         let text = "\(magic)\nsha256 \(try ContentHash.sha256(of: image).hexDigest)\nbytes \(image.count)\n"
         var header = Data(text.utf8)

@@ -1,5 +1,5 @@
 import AtomicFiles
-internal import CCrypto
+import ContentHashing
 import Foundation
 import HDF5
 
@@ -143,19 +143,11 @@ public struct Checkpoint {
     ///
     /// In Python: `hashlib.sha256(b"".join(k.encode() + b"\0" + v.encode() + b"\0" for k, v in
     /// sorted(metadata.items(), key=lambda kv: kv[0].encode()))).hexdigest()`.
-    /// - Throws: `CheckpointError.cryptoFailure` if OpenSSL fails.
+    /// (``ContentHash/sha256(ofFields:)`` of the keys and values alternating.)
+    /// - Throws: `ContentHashError.cryptoFailure` if OpenSSL fails.
     public static func metadataDigest(of metadata: [String: String]) throws -> String {
-        var bytes: [UInt8] = []
-        for (key, value) in metadata.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            bytes += Array(key.utf8) + [0] + Array(value.utf8) + [0]
-        }
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let status = bytes.withUnsafeBytes { buffer in
-            EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, EVP_sha256(), nil)
-        }
-        guard status == 1, length == 32 else { throw CheckpointError.cryptoFailure(function: "EVP_Digest") }
-        return digest.prefix(32).map { String(format: "%02x", $0) }.joined()
+        let sorted = metadata.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        return try ContentHash.sha256(ofFields: sorted.flatMap { [$0.key, $0.value] }).hexDigest
     }
 
     /// The root `format_version`, after checking that `format` names this format.
@@ -207,8 +199,6 @@ public enum CheckpointError: Error, Equatable, CustomStringConvertible {
     /// The root attributes differ from what their `metadata_sha256` recorded when the file was
     /// written: one was edited, added or removed since.
     case metadataChanged(path: String)
-    /// OpenSSL failed to compute a digest (the named function returned an error).
-    case cryptoFailure(function: String)
 
     public var description: String {
         switch self {
@@ -220,8 +210,6 @@ public enum CheckpointError: Error, Equatable, CustomStringConvertible {
             return "checkpoint metadata key '\(key)' is reserved"
         case let .metadataChanged(path):
             return "\(path): \(problem)"
-        case let .cryptoFailure(function):
-            return "OpenSSL's \(function) failed"
         }
     }
 
@@ -233,7 +221,7 @@ public enum CheckpointError: Error, Equatable, CustomStringConvertible {
         case .metadataChanged:
             return "its root attributes (labels, frame rate, …) were changed after it was written: they no longer match "
                 + "its \(Checkpoint.metadataDigestAttribute)"
-        case .reservedMetadataKey, .cryptoFailure: return description
+        case .reservedMetadataKey: return description
         }
     }
 }

@@ -1,3 +1,4 @@
+import ContentHashing
 import Export
 import FeatureCache
 import Foundation

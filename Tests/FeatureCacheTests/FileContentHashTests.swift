@@ -1,23 +1,11 @@
 import ActionLabTestSupport
+import ContentHashing
 import FeatureCache
 import Foundation
 import Testing
 
-@Suite struct ContentHashTests {
-    /// FIPS 180-4 / NIST example vectors.
-    @Test(arguments: [
-        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
-        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        (
-            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
-        ),
-    ])
-    func knownVectors(text: String, expected: String) throws {
-        #expect(try ContentHash.sha256(of: text).hexDigest == expected)
-        #expect(try ContentHash.sha256(of: Data(text.utf8)).hexDigest == expected)
-    }
-
+/// Hashes of files and folders (the FeatureCache extensions of `ContentHash`) and cache keys.
+@Suite struct FileContentHashTests {
     @Test func fileHashMatchesSha256sumAcrossChunkBoundaries() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("blob.bin")
