@@ -81,18 +81,23 @@ public final class HDF5File: @unchecked Sendable {
     ///   - name: The name HDF5 uses for the file in messages and for telling open files apart;
     ///     must differ from every other open file's (use the path the image will be written to).
     ///   - userBlockSize: 0, or a power of two of at least 512 bytes (the HDF5 format's rule).
+    ///   - increment: Bytes the image grows by when it fills (the core driver's `increment`; each
+    ///     growth is zeroed and may copy the image): about the expected size of the file, so that a
+    ///     small file does not pay for zeroing 1 MiB and a large one is not copied many times.
     /// - Returns: The file, open for reading and writing.
     /// - Throws: ``HDF5Error`` of kind ``HDF5Error/Kind-swift.enum/invalidArgument(_:)`` for a bad
-    ///   user-block size, ``HDF5Error/Kind-swift.enum/cannotCreateFile`` with HDF5's message.
-    public static func createInMemory(name: String, userBlockSize: Int = 0) throws -> HDF5File {
+    ///   user-block size or an increment below 1 byte, ``HDF5Error/Kind-swift.enum/cannotCreateFile``
+    ///   with HDF5's message.
+    public static func createInMemory(name: String, userBlockSize: Int = 0, increment: Int = 1 << 20) throws -> HDF5File {
         let location = HDF5Location(filePath: name, objectPath: nil)
         guard userBlockSize == 0 || (userBlockSize >= 512 && userBlockSize & (userBlockSize - 1) == 0) else {
             throw location.error(.invalidArgument("user block size \(userBlockSize) is not 0 or a power of two >= 512"), message: "")
         }
+        guard increment >= 1 else { throw location.error(.invalidArgument("increment \(increment) is not a positive number of bytes"), message: "") }
         return try HDF5Lock.withLock {
             let accessList = try makeAccessList(location)
             defer { _ = H5Pclose(accessList) }
-            try location.check(status: H5Pset_fapl_core(accessList, 1 << 20, false), .libraryCall(function: "H5Pset_fapl_core"))
+            try location.check(status: H5Pset_fapl_core(accessList, increment, false), .libraryCall(function: "H5Pset_fapl_core"))
             let creationList = try location.check(
                 id: H5Pcreate(actionlab_H5P_FILE_CREATE()), .libraryCall(function: "H5Pcreate"))
             defer { _ = H5Pclose(creationList) }
