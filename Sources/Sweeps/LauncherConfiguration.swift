@@ -60,7 +60,7 @@ extension LauncherConfiguration: ManifestSection {
             Setting("kind", \.kind, .choice(Kind.self),
                     "where `run MANIFEST` and `extract MANIFEST` run: here, or as a Slurm job array (`--launcher`)"),
             Setting("partition", \.slurm.partition, .optional(oneLine), "Slurm: `sbatch --partition` (`--partition`); default: the cluster's"),
-            Setting("time", \.slurm.time, .optional(oneLine),
+            Setting("time", \.slurm.time, .optional(timeLimit),
                     "Slurm: each array task's time limit, as `sbatch --time` (`MM`, `HH:MM:SS`, `D-HH`; `--time`); default: the partition's"),
             Setting("cpusPerTask", \.slurm.cpusPerTask, .optional(.integer(.atLeast(1))),
                     "Slurm: CPUs of each array task (`--cpus-per-task`); default `training.threads` for trials, 1 for extraction"),
@@ -80,6 +80,20 @@ extension LauncherConfiguration: ManifestSection {
             guard let text = node.string() else { return nil }
             guard !text.isEmpty, !text.contains(where: \.isNewline) else {
                 node.report("expected one line of text, not empty")
+                return nil
+            }
+            return text
+        }
+    }
+
+    /// A task time limit in `sbatch --time`'s forms, of more than a minute.
+    private static var timeLimit: SettingKind<String> {
+        SettingKind(
+            type: "string", bounds: "MM, HH:MM:SS, D-HH…, more than a minute", describe: { JSONStringEscaping.quoted($0) }
+        ) { node in
+            guard let text = node.string() else { return nil }
+            if let problem = SlurmJobScript.problem(withTimeLimit: text) {
+                node.report("\(problem), found \(JSONStringEscaping.quoted(text))")
                 return nil
             }
             return text

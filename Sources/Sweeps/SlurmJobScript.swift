@@ -136,6 +136,48 @@ public struct SlurmJobScript: Equatable, Sendable {
         ("mem", nil, "use --mem"),
     ]
 
+    /// A time limit in `sbatch --time`'s formats, in seconds: `MM`, `MM:SS`, `HH:MM:SS`, `D-HH`,
+    /// `D-HH:MM` or `D-HH:MM:SS` (Slurm's sbatch(1), option `--time`); `.max` for `UNLIMITED`,
+    /// `INFINITE` or `-1`, which set no limit; nil for text in none of these forms.
+    static func timeLimitSeconds(_ text: String) -> Int? {
+        if ["unlimited", "infinite", "-1"].contains(text.lowercased()) { return .max }
+        func number(_ part: Substring) -> Int? {
+            guard !part.isEmpty, part.count <= 9, part.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return Int(part)
+        }
+        let dayParts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard dayParts.count <= 2, let clockText = dayParts.last else { return nil }
+        let clock = clockText.split(separator: ":", omittingEmptySubsequences: false).map(number)
+        guard clock.count <= 3 else { return nil }
+        let fields = clock.compactMap { $0 }
+        guard fields.count == clock.count else { return nil }
+        if dayParts.count == 2 {
+            // D-HH, D-HH:MM, D-HH:MM:SS.
+            guard let days = number(dayParts[0]) else { return nil }
+            let hms = fields + Array(repeating: 0, count: 3 - fields.count)
+            return ((days * 24 + hms[0]) * 60 + hms[1]) * 60 + hms[2]
+        }
+        switch fields.count {
+        case 1: return fields[0] * 60  // MM
+        case 2: return fields[0] * 60 + fields[1]  // MM:SS
+        default: return (fields[0] * 60 + fields[1]) * 60 + fields[2]  // HH:MM:SS
+        }
+    }
+
+    /// Why `time` cannot be an array task's limit, or nil when it can: it is in none of
+    /// `sbatch --time`'s forms, or it is a minute or less, which leaves no time to work, since
+    /// each task gets `TERM` a minute before its limit (`--signal=B:TERM@60`) and stops.
+    public static func problem(withTimeLimit time: String) -> String? {
+        guard let seconds = timeLimitSeconds(time) else {
+            return "expected MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS (sbatch --time), or UNLIMITED"
+        }
+        guard seconds > 60 else {
+            return "a task gets TERM a minute before its time limit and stops, so the limit must be more than a minute "
+                + "(found \(seconds) s); for example 30 (minutes) or 2:00:00"
+        }
+        return nil
+    }
+
     /// Why `argument` may not be an extra `sbatch` argument, or nil when it may: it sets an
     /// option the script sets itself (``ownedOptions``), or is not one option (`-` first, one line).
     public static func problem(withExtraArgument argument: String) -> String? {

@@ -64,6 +64,9 @@ enum SlurmOptions {
                 throw UsageError("\(option.declaration.spelling) '\(value)': expected one line of text")
             }
         }
+        if let value = try parsed.value(of: time), let problem = SlurmJobScript.problem(withTimeLimit: value) {
+            throw UsageError("\(time.declaration.spelling) '\(value)': \(problem)")
+        }
         return SlurmJobScript.Options(
             partition: try parsed.value(of: partition), time: try parsed.value(of: time),
             cpusPerTask: try parsed.value(of: cpusPerTask), memory: try parsed.value(of: memory),

@@ -86,6 +86,24 @@ import Testing
         }
     }
 
+    /// sbatch(1)'s `--time` forms, and the minute the `TERM` signal takes from each task.
+    @Test func timeLimitsAreReadInSbatchFormsAndMustExceedAMinute() {
+        for (text, seconds) in [
+            ("30", 1_800), ("2", 120), ("1:30", 90), ("01:30:00", 5_400), ("1-0", 86_400), ("1-2", 93_600), ("1-2:30", 95_400),
+            ("0-0:1:5", 65), ("UNLIMITED", Int.max), ("infinite", Int.max), ("-1", Int.max),
+        ] {
+            #expect(SlurmJobScript.timeLimitSeconds(text) == seconds, "\(text)")
+            #expect(SlurmJobScript.problem(withTimeLimit: text) == nil, "\(text)")
+        }
+        for text in ["", "abc", "1h", "1:2:3:4", "1-2-3", "-5", "1.5", "1:", ":30", "1-", "٣٠"] {
+            #expect(SlurmJobScript.timeLimitSeconds(text) == nil, "\(text)")
+            #expect(SlurmJobScript.problem(withTimeLimit: text)?.contains("expected MM") == true, "\(text)")
+        }
+        for text in ["0", "1", "0:59", "1:00", "0-0:1"] {
+            #expect(SlurmJobScript.problem(withTimeLimit: text)?.contains("more than a minute") == true, "\(text)")
+        }
+    }
+
     @Test func wordsAreQuotedForTheShell() {
         #expect(SlurmJobScript.quoted("/plain/path_1.json5") == "/plain/path_1.json5")
         #expect(SlurmJobScript.quoted("a b") == "'a b'")
