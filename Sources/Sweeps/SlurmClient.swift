@@ -14,6 +14,16 @@ public struct SlurmClient: Sendable {
         public var state: String
         /// The node it runs on; empty while pending.
         public var node: String
+        /// Why it waits (`%r`): `Resources`, `Priority`, `PartitionConfig`, …; `None` once running.
+        public var reason: String
+
+        public init(arrayJobID: String, taskID: Int?, state: String, node: String, reason: String = "") {
+            self.arrayJobID = arrayJobID
+            self.taskID = taskID
+            self.state = state
+            self.node = node
+            self.reason = reason
+        }
     }
 
     /// Errors of Slurm's tools.
@@ -72,15 +82,15 @@ public struct SlurmClient: Sendable {
         guard !jobIDs.isEmpty else { return [] }
         let output: String
         do {
-            output = try run("squeue", ["--noheader", "--array", "--jobs=" + jobIDs.joined(separator: ","), "--format=%F|%K|%T|%N"])
+            output = try run("squeue", ["--noheader", "--array", "--jobs=" + jobIDs.joined(separator: ","), "--format=%F|%K|%T|%N|%r"])
         } catch let SlurmError.failed(_, _, standardError) where standardError.contains("Invalid job id specified") {
             guard jobIDs.count > 1 else { return [] }
             return try jobIDs.flatMap { try queued(jobIDs: [$0]) }
         }
         return try output.split(separator: "\n").map { line in
-            let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 4 else { throw SlurmError.unexpectedOutput(command: "squeue", output: String(line)) }
-            return QueuedTask(arrayJobID: fields[0], taskID: Int(fields[1]), state: fields[2], node: fields[3])
+            let fields = line.split(separator: "|", maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 5 else { throw SlurmError.unexpectedOutput(command: "squeue", output: String(line)) }
+            return QueuedTask(arrayJobID: fields[0], taskID: Int(fields[1]), state: fields[2], node: fields[3], reason: fields[4])
         }
     }
 

@@ -29,6 +29,19 @@ public struct SlurmLauncher {
         self.client = client
     }
 
+    /// The job scripts in `folder`'s Slurm folder (`submission-<n>.sbatch`) beyond its recorded
+    /// submissions: written, then refused by `sbatch` (or `sbatch` missing), in order.
+    public static func unsubmittedScripts(in folder: URL) -> [URL] {
+        let slurmFolder = folder.appendingPathComponent(folderName)
+        let recorded = (try? SlurmSubmission.all(in: folder).count) ?? 0
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: slurmFolder.path)) ?? []
+        let numbers = names.compactMap { name -> Int? in
+            guard name.hasPrefix("submission-"), name.hasSuffix(".sbatch") else { return nil }
+            return Int(name.dropFirst("submission-".count).dropLast(".sbatch".count))
+        }
+        return numbers.filter { $0 > recorded }.sorted().map { slurmFolder.appendingPathComponent("submission-\($0).sbatch") }
+    }
+
     /// Submits the unfinished trials of the prepared sweep in `folder`.
     /// - Returns: The submission, or nil when every trial has finished or is queued already.
     /// - Throws: ``SlurmClient/SlurmError`` when Slurm refuses; `SweepError` for the folder; an

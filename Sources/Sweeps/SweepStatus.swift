@@ -2,17 +2,22 @@ import Foundation
 import Reports
 
 /// Where every trial of a sweep folder stands (`actionlab status DIR`): finished, running,
-/// pending, failed, interrupted, damaged or not submitted, with the Slurm job, task, state and log
-/// of its latest submission, and whether the reports are current. A trial is running when a
-/// process holds its claim (``TrialClaim``), whatever launched it, and interrupted when no process
-/// does, no Slurm submission holds it and a killed run left its checkpoint, from which the next run
-/// resumes. It is damaged when its folder `trials/<id>` exists without a readable
+/// pending, failed, interrupted, damaged, not started or not submitted, with the Slurm job, task,
+/// state and log of its latest submission, and whether the reports are current. A trial is running
+/// when a process holds its claim (``TrialClaim``), whatever launched it, or its Slurm task runs
+/// and it is the task's current trial; it is interrupted when no process runs it and a killed run
+/// (a local one, or a Slurm task ended by `TERM`: `scancel`, its time limit, preemption) left its
+/// checkpoint, from which the next run resumes. A finished trial is credited to a Slurm task only
+/// when its `provenance.json` says that task trained it. It is damaged when its folder `trials/<id>` exists without a readable
 /// `complete.json` (``TrialRunner/damage(of:in:)``); the next run sets that folder aside and
 /// trains the trial again.
 public struct SweepStatus: Sendable {
     /// One trial's state.
     public enum State: String, Sendable, Equatable {
         case finished, running, pending, failed, interrupted, damaged, notSubmitted = "not submitted"
+        /// Submitted, and its Slurm task ended without ever starting (cancelled while pending):
+        /// no log, no exit status. The next submission includes it.
+        case notStarted = "not started"
         /// Submitted to Slurm, not finished, its task not known to have ended, and Slurm cannot
         /// be asked (``SweepStatus/slurmProblem``): running, pending or ended, nobody here knows.
         case unknown
@@ -83,19 +88,40 @@ public struct SweepStatus: Sendable {
                   let task = submission.tasks.firstIndex(where: { $0.contains(trial.index) }) else {
                 return Self.local(row, of: trial, in: folder)
             }
+            if row.state == .finished, !Self.trainedBySlurm(trial, job: submission.arrayJobID, task: task, in: folder) {
+                // Finished by another process (a local `run DIR`): the task's record is not this trial's.
+                return row
+            }
             row.job = "\(submission.arrayJobID)_\(task)"
             row.log = submission.logURL(task: task, in: folder)
             if let live = queued.first(where: { $0.arrayJobID == submission.arrayJobID && ($0.taskID == task || $0.taskID == nil) }) {
-                row.slurmState = live.state
-                if row.state != .finished { row.state = live.state == "PENDING" ? .pending : .running }
+                row.slurmState = Self.liveState(live)
+                if row.state != .finished {
+                    row.state = live.state == "PENDING" ? .pending : .running
+                    // A task runs its trials one after another: one waiting behind another is not running.
+                    let tasksTrials = submission.tasks[task]
+                    if row.state == .running, tasksTrials.count > 1, !TrialClaim.isHeld(trial, in: folder),
+                       let current = tasksTrials.first(where: { index in
+                           record.trials.first { $0.index == index }.map { TrialRunner.outcome(of: $0, in: folder) == nil } ?? false
+                       }), current != trial.index {
+                        row.state = .pending
+                        row.slurmState = "\(live.state); waits for trial \(current) in the same task"
+                    }
+                }
             } else {
                 let ended = submission.exitStatus(task: task, in: folder)
                 let accounting = accounted[row.job ?? ""]
                 if row.state != .finished, ended == nil, accounting == nil, slurmProblem != nil {
                     row.state = .unknown
                     row.slurmState = "Slurm cannot be asked"
+                } else if row.state != .finished, ended == nil, accounting == nil || accounting?.node == "None assigned",
+                          let log = row.log, !FileManager.default.fileExists(atPath: log.path) {
+                    row.state = .notStarted
+                    row.slurmState = "cancelled or ended before it started"
+                    row.log = nil
                 } else if row.state != .finished {
-                    row.state = .failed
+                    row.state = Self.endedByTerm(recorded: ended, accounted: accounting) && Self.hasCheckpoint(trial, in: folder)
+                        ? .interrupted : .failed
                     row.slurmState = Self.endedState(recorded: ended, accounted: accounting)
                 } else if ended != nil || accounting != nil {
                     row.slurmState = Self.endedState(recorded: ended, accounted: accounting)
@@ -129,9 +155,10 @@ public struct SweepStatus: Sendable {
 
     /// `row` with what the folder itself says of an unfinished trial: running while a process
     /// holds its claim (a local `run`, or a Slurm task that `squeue` no longer lists), else
-    /// damaged when its folder lacks a readable completion marker, else, when no Slurm submission
-    /// holds it, interrupted if a partial folder holds a training checkpoint (a failed Slurm task
-    /// stays `failed`, with its state and exit).
+    /// damaged when its folder lacks a readable completion marker, else, when no Slurm task ran it
+    /// (not submitted, or its task never started), interrupted if a partial folder holds a training
+    /// checkpoint (a Slurm task that ended by `TERM` was judged so already; one that failed
+    /// otherwise stays `failed`, with its state and exit).
     static func local(_ row: Row, of trial: Trial, in folder: URL) -> Row {
         guard row.state != .finished else { return row }
         var row = row
@@ -144,6 +171,37 @@ public struct SweepStatus: Sendable {
             row.state = .interrupted
         }
         return row
+    }
+
+    /// How a live task is shown: `squeue`'s state, and why a pending one waits, with what to do
+    /// when the reason never clears by itself (the job asks more than the partition has).
+    static func liveState(_ task: SlurmClient.QueuedTask) -> String {
+        guard task.state == "PENDING", !task.reason.isEmpty, task.reason != "None" else { return task.state }
+        let hints = [
+            "PartitionConfig": "it asks more than the partition's nodes have (--cpus-per-task, --mem); scancel it and submit with less",
+            "PartitionTimeLimit": "its --time exceeds the partition's limit; scancel it and submit with a shorter --time",
+            "PartitionNodeLimit": "it asks more nodes than the partition allows; scancel it",
+            "BadConstraints": "no node meets its constraints; scancel it and submit with others",
+        ]
+        return "\(task.state): \(task.reason)" + (hints[task.reason].map { ", \($0)" } ?? "")
+    }
+
+    /// Whether an ended task was stopped by `TERM` (the job script records exit 143 when it is
+    /// cancelled, reaches its time limit or is preempted), or `sacct` says so; a trial it left with
+    /// a checkpoint is interrupted, not failed: the next submission resumes it.
+    static func endedByTerm(recorded: (status: Int, node: String)?, accounted: SlurmClient.AccountedTask?) -> Bool {
+        if let recorded { return recorded.status == 143 }
+        return ["CANCELLED", "TIMEOUT", "PREEMPTED"].contains(accounted?.state ?? "")
+    }
+
+    /// Whether `trial`'s `provenance.json` records Slurm array task `job`_`task` as the process that
+    /// trained it; false for a trial finished by a process outside Slurm or by another task.
+    static func trainedBySlurm(_ trial: Trial, job: String, task: Int, in folder: URL) -> Bool {
+        let url = TrialRunner.folder(of: trial, in: folder).appendingPathComponent("provenance.json")
+        guard let data = try? Data(contentsOf: url),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let slurm = object["slurm"] as? [String: Any] else { return false }
+        return slurm["array_job_id"] as? String == job && slurm["array_task_id"] as? String == "\(task)"
     }
 
     /// Whether a partial folder of `trial` (`trials/<id>.partial-<pid>`) holds a training checkpoint.
@@ -193,7 +251,7 @@ public struct SweepStatus: Sendable {
                 : "note: \(name) is missing (the resolved configuration the summary links; the next 'actionlab run DIR' "
                     + "writes it again)")
         }
-        lines.append([State.finished, .running, .pending, .failed, .interrupted, .damaged, .unknown, .notSubmitted].compactMap { state in
+        lines.append([State.finished, .running, .pending, .failed, .interrupted, .damaged, .unknown, .notStarted, .notSubmitted].compactMap { state in
             counts[state].map { "\($0) \(state.rawValue)" }
         }.joined(separator: ", ") + "; reports " + (reportsAreCurrent ? "current" : "not current"))
         return lines

@@ -90,6 +90,15 @@ enum RunCommand: Subcommand {
             // --launcher, else local for --jobs and --prepare, else the folder's last launcher,
             // else the manifest's.
             let kind = given ?? (localOnly ? .local : nil) ?? (submissions.isEmpty ? nil : .slurm) ?? manifestLauncher?.kind ?? .local
+            // A folder whose Slurm submission failed (sbatch missing or refusing) has a job script
+            // and no submission: resuming it here by default would train on a login node.
+            if isFolder, given == nil, kind == .local, !localOnly, submissions.isEmpty,
+               let script = SlurmLauncher.unsubmittedScripts(in: target).first {
+                throw UsageError("\(target.path) was prepared for Slurm, but its submission failed "
+                    + "(\(SlurmLauncher.folderName)/\(script.lastPathComponent) was never accepted by sbatch): "
+                    + "'actionlab run \(target.path) --launcher slurm' with the resource options submits it again, "
+                    + "'--launcher local' trains its trials here")
+            }
             try SlurmOptions.check(kind, parsed, slurmOnly: [trialsPerTask])
             /// The runner of `target`: a new sweep of the manifest, or the folder's own.
             func runner(log: @escaping @Sendable (String) -> Void) throws -> SweepRunner {

@@ -193,9 +193,12 @@ import Testing
             .write(to: folder.appendingPathComponent("slurm/submissions.json"))
         let status = try CommandLineTool.run(["status", folder.path], in: scratch.url)
         #expect(status.status == 0, "\(status.errorOutput)")
-        #expect(status.output.contains("trial 0 [") && status.output.contains(": failed, Slurm task 999999_0 (ended without an exit status)"),
+        // No log and no exit status: the tasks never started (a started task always has its log).
+        #expect(status.output.contains("trial 0 [")
+                    && status.output.contains(": not started, Slurm task 999999_0 (cancelled or ended before it started)\n"),
                 "\(status.output)")
-        #expect(status.output.hasSuffix("3 failed; reports not current\n"), "\(status.output)")
+        #expect(!status.output.contains("slurm/logs/999999_0.out"), "\(status.output)")
+        #expect(status.output.hasSuffix("3 not started; reports not current\n"), "\(status.output)")
     }
 
     /// Expects the same trial files in both sweep folders, byte for byte (``trialFiles(_:)``).

@@ -262,6 +262,17 @@ import Testing
         #expect(rethreaded.status == 2 && rethreaded.errorOutput.contains("--threads goes with a manifest"),
                 "stderr: \(rethreaded.errorOutput)")
 
+        // A folder whose Slurm submission failed (a job script, no submission) is not trained here
+        // by default (trial 4, finding 9): the user says where.
+        let slurmFolder = folder.appendingPathComponent("slurm")
+        try FileManager.default.createDirectory(at: slurmFolder, withIntermediateDirectories: true)
+        try Data("#!/bin/bash\n".utf8).write(to: slurmFolder.appendingPathComponent("submission-1.sbatch"))
+        let unsubmitted = try CommandLineTool.run(["run", "cluster"], in: project.url)
+        #expect(unsubmitted.status == 2, "stderr: \(unsubmitted.errorOutput)")
+        #expect(unsubmitted.errorOutput.contains("was prepared for Slurm, but its submission failed (slurm/submission-1.sbatch"),
+                "stderr: \(unsubmitted.errorOutput)")
+        #expect(try Self.trialIDs(folder).isEmpty)
+
         for index in 0..<8 {
             let trial = try CommandLineTool.run(["trial", "cluster", "\(index)"], in: project.url)
             #expect(trial.status == 0, "trial \(index): \(trial.errorOutput)")
@@ -271,7 +282,7 @@ import Testing
         #expect(outside.status == 1)
         #expect(outside.errorOutput.contains("no trial 8: the sweep has trials 0 to 7"), "stderr: \(outside.errorOutput)")
 
-        let report = try CommandLineTool.run(["run", "cluster"], in: project.url)
+        let report = try CommandLineTool.run(["run", "cluster", "--launcher", "local"], in: project.url)
         #expect(report.status == 0, "stderr: \(report.errorOutput)")
         #expect(report.errorOutput.contains("8 of 8 trials finished, running 0"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("leaderboard.csv").path))
