@@ -54,10 +54,16 @@ public struct Comparison: Sendable {
         Trial.identityConfiguration(of: run.configuration).flattenedSettings()
     }
 
-    /// The settings whose values are not all equal, in sorted path order.
+    /// The settings whose values are not all equal, in sorted path order. An empty object (`{}`)
+    /// where another run has members under the same path is not a row of its own: those members'
+    /// rows already show it (`dataset.labels.Badminton | — | x`, not also `dataset.labels | {} | —`).
     public var differences: [Difference] {
         let settings = runs.map { Dictionary(Self.settings(of: $0), uniquingKeysWith: { first, _ in first }) }
-        let paths = Set(settings.flatMap(\.keys)).sorted()
+        let allPaths = Set(settings.flatMap(\.keys))
+        let paths = allPaths.filter { path in
+            !(settings.allSatisfy { $0[path] == nil || $0[path] == "{}" }
+                && allPaths.contains { $0.hasPrefix(path + ".") || $0.hasPrefix(path + "[") })
+        }.sorted()
         return paths.compactMap { path in
             let values = settings.map { $0[path] }
             return Set(values.map { $0 ?? "\u{0}absent" }).count > 1 ? Difference(path: path, values: values) : nil

@@ -99,8 +99,8 @@ public struct SweepRunner {
             log("sweep \(folder.path) prepared: "
                 + (unfinished == 0
                     ? "all \(plan.trials.count) trials have finished; 'actionlab run \(folder.path)' writes the reports"
-                    : "\(unfinished) of the \(plan.trials.count) trials (indices 0 to \(plan.trials.count - 1)) to run, with "
-                        + "'actionlab trial \(folder.path) INDEX'"))
+                    : "\(unfinished) of the \(plan.trials.count) trials (indices 0 to \(plan.trials.count - 1)) have not finished; "
+                        + "'actionlab trial \(folder.path) INDEX' runs one"))
             return folder
         }
 

@@ -19,6 +19,17 @@ enum Console {
         String(format: "[%6.1fs] ", Date().timeIntervalSince(started)) + line
     }
 
+    /// A line another `actionlab` process wrote with ``progressLine(_:)`` (a sweep worker's),
+    /// its elapsed time replaced by this process's; other lines unchanged.
+    static func restamped(_ line: String) -> String {
+        // "[" then the time right-aligned in 6 characters (more for long runs), "s] ".
+        guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return line }
+        let stamp = line[line.index(after: line.startIndex)..<close]
+        guard stamp.hasSuffix("s"), Double(stamp.dropLast().trimmingCharacters(in: .whitespaces)) != nil,
+              line[close...].hasPrefix("] ") else { return line }
+        return progressLine(String(line[line.index(close, offsetBy: 2)...]))
+    }
+
     /// Seconds as `45s`, `3m 05s` or `2h 07m`, for elapsed and remaining times.
     static func duration(_ seconds: Double) -> String {
         let total = Int(max(0, seconds).rounded())

@@ -8,7 +8,8 @@ import Sweeps
 /// per running trial with its epoch, a bar within the epoch and the last validation accuracy.
 /// Otherwise (a log file, CI) plain lines only: the log lines, and after each finished trial
 /// how many are done, the elapsed time and the estimate. Worker processes' lines pass through
-/// as they wrote them.
+/// as they wrote them, but with this process's elapsed time in place of the worker's (whose clock
+/// started later, so the log's times went backwards).
 ///
 /// The estimate: the unfinished share of the sweep's trial-work (running trials count by the
 /// fraction of their epochs done) times the mean duration of the trials finished here (or, before
@@ -61,7 +62,7 @@ final class SweepProgressDisplay: @unchecked Sendable {
     var observer: SweepObserver {
         SweepObserver(
             began: { [self] in begin(total: $0, finished: $1, jobs: $2) }, progress: { [self] in handle($0) },
-            workerLine: { [self] in printLine($0) })
+            workerLine: { [self] in printLine(Console.restamped($0)) })
     }
 
     /// The sweep about to run: `total` trials of which `finished` are done, `jobs` at once.

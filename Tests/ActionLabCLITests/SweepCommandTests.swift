@@ -101,6 +101,14 @@ import Testing
 
         let parallel = try CommandLineTool.run(["run", "experiments/sweep.json5", "--output", "parallel", "--jobs", "2"], in: project.url)
         #expect(parallel.status == 0, "stderr: \(parallel.errorOutput)")
+        // The workers' log lines carry the parent's elapsed time: the log's times never go back
+        // (they did, by the workers' later start; trial 4, finding 13).
+        let times = parallel.errorOutput.split(separator: "\n").compactMap { line -> Double? in
+            guard line.hasPrefix("["), let close = line.firstIndex(of: "s") else { return nil }
+            return Double(line[line.index(after: line.startIndex)..<close].trimmingCharacters(in: .whitespaces))
+        }
+        #expect(times.count > 10 && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 + 0.15 }, "\(parallel.errorOutput)")
+        #expect(parallel.errorOutput.contains("trial "), "workers' lines are relayed")
         #expect(try Self.leaderboardWithoutTimes(project.file("parallel")) == Self.leaderboardWithoutTimes(serialFolder))
         #expect(try Self.trialIDs(project.file("parallel")) == Self.trialIDs(serialFolder))
         for id in try Self.trialIDs(serialFolder) {

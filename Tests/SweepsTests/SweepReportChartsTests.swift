@@ -87,6 +87,20 @@ import Testing
         #expect(withTrial.runs[1].label == "trial \(trial)")
         #expect(withTrial.runs[1].outcomes.count == 1)
 
+        // A run without the labels mapping: each label's row shows the difference, and the empty
+        // object is not a row of its own (trial 4, finding 13: `dataset.labels | {} | —`).
+        let unlabeled = try RealDataSweeps.runner("basicmotions", scratch: scratch.url) {
+            $0.training.epochs = 2
+            $0.training.seeds = [1, 2]
+            $0.training.learningRate = 0.01
+            $0.dataset.labels = [:]
+        }.run(output: scratch.file("unlabeled"))
+        let relabeled = try Comparison(folders: [fast, unlabeled])
+        #expect(relabeled.differences.map(\.path)
+                    == ["dataset.labels.Badminton", "dataset.labels.Running", "dataset.labels.Standing", "dataset.labels.Walking"],
+                "\(relabeled.differences)")
+        #expect(relabeled.differences.first?.values == ["\"badminton\"", nil])
+
         // The same folder twice gets distinct column titles and no differences.
         let same = try Comparison(folders: [fast, fast])
         #expect(same.runs.map(\.label) == ["basicmotions/fast", "basicmotions/fast (2)"])
