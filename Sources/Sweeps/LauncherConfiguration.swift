@@ -86,10 +86,10 @@ extension LauncherConfiguration: ManifestSection {
         }
     }
 
-    /// A task time limit in `sbatch --time`'s forms, of more than a minute.
+    /// A task time limit in `sbatch --time`'s forms, of more than two minutes.
     private static var timeLimit: SettingKind<String> {
         SettingKind(
-            type: "string", bounds: "MM, HH:MM:SS, D-HH…, more than a minute", describe: { JSONStringEscaping.quoted($0) }
+            type: "string", bounds: "MM, HH:MM:SS, D-HH…, more than 2 minutes", describe: { JSONStringEscaping.quoted($0) }
         ) { node in
             guard let text = node.string() else { return nil }
             if let problem = SlurmJobScript.problem(withTimeLimit: text) {

@@ -138,9 +138,10 @@ public struct SlurmJobScript: Equatable, Sendable {
 
     /// A time limit in `sbatch --time`'s formats, in seconds: `MM`, `MM:SS`, `HH:MM:SS`, `D-HH`,
     /// `D-HH:MM` or `D-HH:MM:SS` (Slurm's sbatch(1), option `--time`); `.max` for `UNLIMITED`,
-    /// `INFINITE` or `-1`, which set no limit; nil for text in none of these forms.
+    /// `INFINITE`, `-1` or `0` ("a time limit of zero requests that no time limit be imposed"),
+    /// which set no limit; nil for text in none of these forms.
     static func timeLimitSeconds(_ text: String) -> Int? {
-        if ["unlimited", "infinite", "-1"].contains(text.lowercased()) { return .max }
+        if ["unlimited", "infinite", "-1", "0"].contains(text.lowercased()) { return .max }
         func number(_ part: Substring) -> Int? {
             guard !part.isEmpty, part.count <= 9, part.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
             return Int(part)
@@ -165,15 +166,16 @@ public struct SlurmJobScript: Equatable, Sendable {
     }
 
     /// Why `time` cannot be an array task's limit, or nil when it can: it is in none of
-    /// `sbatch --time`'s forms, or it is a minute or less, which leaves no time to work, since
-    /// each task gets `TERM` a minute before its limit (`--signal=B:TERM@60`) and stops.
+    /// `sbatch --time`'s forms, or it is two minutes or less, which may leave no time to work:
+    /// each task gets `TERM` 60 s before its limit (`--signal=B:TERM@60`) and stops, and Slurm
+    /// "may send the signal up to 60 seconds earlier than specified" (sbatch(1), `--signal`).
     public static func problem(withTimeLimit time: String) -> String? {
         guard let seconds = timeLimitSeconds(time) else {
             return "expected MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS (sbatch --time), or UNLIMITED"
         }
-        guard seconds > 60 else {
-            return "a task gets TERM a minute before its time limit and stops, so the limit must be more than a minute "
-                + "(found \(seconds) s); for example 30 (minutes) or 2:00:00"
+        guard seconds > 120 else {
+            return "a task gets TERM one to two minutes before its time limit and stops, so the limit must be more than "
+                + "two minutes (found \(seconds) s); for example 30 (minutes) or 2:00:00"
         }
         return nil
     }

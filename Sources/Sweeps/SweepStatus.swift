@@ -55,6 +55,8 @@ public struct SweepStatus: Sendable {
     /// (the manifest's text, which nothing can rebuild; a sweep made in code has none) and
     /// `resolved.json` (which the next run writes again from `sweep.json`). The sweep's page links both.
     public var missingRecords: [String]
+    /// Whether the folder records Slurm submissions (`run DIR` then submits to Slurm by default).
+    public var hasSubmissions: Bool
 
     /// Reads the folder and asks Slurm about its submissions' tasks: `squeue` for the live ones,
     /// `sacct` (when the cluster keeps accounting) for the ended ones.
@@ -72,11 +74,15 @@ public struct SweepStatus: Sendable {
             slurmProblem = "\(error)"
         }
         self.slurmProblem = slurmProblem
+        hasSubmissions = !submissions.isEmpty
         let accounted = client.accounting(jobIDs: submissions.map(\.arrayJobID)) ?? [:]
         var newest: Date = .distantPast
-        rows = record.trials.map { trial in
+        // Each trial's outcome once (it reads the trial's files); the rows of a task's later trials use them.
+        let outcomes = record.trials.map { TrialRunner.outcome(of: $0, in: folder) }
+        let unfinished = Set(zip(record.trials, outcomes).filter { $0.1 == nil }.map(\.0.index))
+        rows = zip(record.trials, outcomes).map { trial, outcome in
             var row = Row(trial: trial.index, id: trial.id, state: .notSubmitted)
-            if let outcome = TrialRunner.outcome(of: trial, in: folder) {
+            if let outcome {
                 row.state = .finished
                 row.diverged = outcome.diverged.map { "\($0)" }
                 let marker = TrialRunner.folder(of: trial, in: folder).appendingPathComponent(TrialRunner.completionMarker)
@@ -99,11 +105,8 @@ public struct SweepStatus: Sendable {
                 if row.state != .finished {
                     row.state = live.state == "PENDING" ? .pending : .running
                     // A task runs its trials one after another: one waiting behind another is not running.
-                    let tasksTrials = submission.tasks[task]
-                    if row.state == .running, tasksTrials.count > 1, !TrialClaim.isHeld(trial, in: folder),
-                       let current = tasksTrials.first(where: { index in
-                           record.trials.first { $0.index == index }.map { TrialRunner.outcome(of: $0, in: folder) == nil } ?? false
-                       }), current != trial.index {
+                    if row.state == .running, !TrialClaim.isHeld(trial, in: folder),
+                       let current = Self.unfinishedTrial(before: trial, inTask: submission.tasks[task], unfinished: unfinished) {
                         row.state = .pending
                         row.slurmState = "\(live.state); waits for trial \(current) in the same task"
                     }
@@ -119,6 +122,11 @@ public struct SweepStatus: Sendable {
                     row.state = .notStarted
                     row.slurmState = "cancelled or ended before it started"
                     row.log = nil
+                } else if row.state != .finished, let earlier = Self.unfinishedTrial(before: trial, inTask: submission.tasks[task], unfinished: unfinished),
+                          TrialRunner.partialFolders(in: folder.appendingPathComponent("trials"), of: trial.id).isEmpty {
+                    // --trials-per-task: the task ended while an earlier trial of it trained.
+                    row.state = .notStarted
+                    row.slurmState = "its task ended during trial \(earlier): " + Self.endedState(recorded: ended, accounted: accounting)
                 } else if row.state != .finished {
                     row.state = Self.endedByTerm(recorded: ended, accounted: accounting) && Self.hasCheckpoint(trial, in: folder)
                         ? .interrupted : .failed
@@ -154,7 +162,7 @@ public struct SweepStatus: Sendable {
     }
 
     /// `row` with what the folder itself says of an unfinished trial: running while a process
-    /// holds its claim (a local `run`, or a Slurm task that `squeue` no longer lists), else
+    /// holds its claim (a local `run`, credited to no Slurm task when its task has ended), else
     /// damaged when its folder lacks a readable completion marker, else, when no Slurm task ran it
     /// (not submitted, or its task never started), interrupted if a partial folder holds a training
     /// checkpoint (a Slurm task that ended by `TERM` was judged so already; one that failed
@@ -163,14 +171,27 @@ public struct SweepStatus: Sendable {
         guard row.state != .finished else { return row }
         var row = row
         if TrialClaim.isHeld(trial, in: folder) {
+            if [.failed, .interrupted, .notStarted].contains(row.state) {
+                // Its task has ended: another process (a local `run DIR`) trains it, not that task.
+                row.job = nil
+                row.slurmState = nil
+                row.log = nil
+            }
             row.state = .running
         } else if let damage = TrialRunner.damage(of: trial, in: folder) {
             row.state = .damaged
             row.damage = damage
-        } else if row.state == .notSubmitted, hasCheckpoint(trial, in: folder) {
+        } else if row.state == .notSubmitted || row.state == .notStarted, hasCheckpoint(trial, in: folder) {
             row.state = .interrupted
         }
         return row
+    }
+
+    /// The first trial of `tasksTrials` before `trial` that is in `unfinished`, or nil: a task runs
+    /// its trials in order, so `trial` was never reached when the task ended.
+    static func unfinishedTrial(before trial: Trial, inTask tasksTrials: [Int], unfinished: Set<Int>) -> Int? {
+        guard let position = tasksTrials.firstIndex(of: trial.index) else { return nil }
+        return tasksTrials[..<position].first { unfinished.contains($0) }
     }
 
     /// How a live task is shown: `squeue`'s state, and why a pending one waits, with what to do
@@ -247,7 +268,8 @@ public struct SweepStatus: Sendable {
         for name in missingRecords {
             lines.append(name == SweepRecord.manifestCopyName
                 ? "note: \(name) is missing (the manifest this sweep was made from; results are unaffected, but its launcher "
-                    + "section is lost: 'actionlab run DIR' runs here unless given --launcher slurm)"
+                    + "section is lost: 'actionlab run DIR' "
+                    + (hasSubmissions ? "submits to Slurm as its last submission did" : "runs here unless given --launcher slurm") + ")"
                 : "note: \(name) is missing (the resolved configuration the summary links; the next 'actionlab run DIR' "
                     + "writes it again)")
         }

@@ -93,7 +93,8 @@ enum RunCommand: Subcommand {
             // A folder whose Slurm submission failed (sbatch missing or refusing) has a job script
             // and no submission: resuming it here by default would train on a login node.
             if isFolder, given == nil, kind == .local, !localOnly, submissions.isEmpty,
-               let script = SlurmLauncher.unsubmittedScripts(in: target).first {
+               let script = SlurmLauncher.unsubmittedScripts(in: target).first,
+               let record = try? SweepRecord(folder: target), record.trials.contains(where: { TrialRunner.outcome(of: $0, in: target, verifyingTensors: false) == nil }) {
                 throw UsageError("\(target.path) was prepared for Slurm, but its submission failed "
                     + "(\(SlurmLauncher.folderName)/\(script.lastPathComponent) was never accepted by sbatch): "
                     + "'actionlab run \(target.path) --launcher slurm' with the resource options submits it again, "
@@ -140,8 +141,10 @@ enum RunCommand: Subcommand {
             var local = try runner(log: { display.log($0) })
             local.observer = display.observer
             local.folderReady = { folder in
+                // A folder with Slurm submissions resumes on Slurm unless told otherwise.
+                let resume = "actionlab run \(folder.path)" + (submissions.isEmpty ? "" : " --launcher local")
                 Console.onInterruption(say: "interrupted: finished trials are kept, and a trial's checkpoint; resume with "
-                    + "'actionlab run \(folder.path)'")
+                    + "'\(resume)'")
             }
             let folder = try local.run(
                 output: outputFolder, jobs: jobs, workerExecutable: Console.executable, prepareOnly: parsed.isSet(prepare))

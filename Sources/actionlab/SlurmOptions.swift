@@ -11,8 +11,8 @@ enum SlurmOptions {
     static let partition = CommandOption.text("partition", valueName: "P", help: "with --launcher slurm: sbatch --partition")
     static let time = CommandOption.text(
         "time", valueName: "T",
-        help: "with --launcher slurm: each array task's time limit, as sbatch --time (MM, HH:MM:SS, D-HH); a task "
-            + "gets TERM a minute before it and stops cleanly")
+        help: "with --launcher slurm: each array task's time limit, as sbatch --time (MM, HH:MM:SS, D-HH), more than "
+            + "two minutes; a task gets TERM one to two minutes before it and stops cleanly")
     static let cpusPerTask = CommandOption.positiveInteger(
         "cpus-per-task", valueName: "N",
         help: "with --launcher slurm: CPUs of each array task (default: training.threads for trials, 1 for extraction)")

@@ -52,7 +52,7 @@ import Testing
         ("launcher: { cpusPerTask: 0 },", "launcher.cpusPerTask"),
         ("launcher: { partiton: \"cpu\" },", "launcher.partiton"),
         ("launcher: { time: \"\" },", "launcher.time: expected MM, MM:SS, HH:MM:SS"),
-        ("launcher: { time: \"1\" },", "launcher.time: a task gets TERM a minute before its time limit"),
+        ("launcher: { time: \"2\" },", "launcher.time: a task gets TERM one to two minutes before its time limit"),
         ("launcher: { time: \"1:30:00:00\" },", "launcher.time: expected MM, MM:SS"),
         ("launcher: { sbatchArguments: [\"account=lab\"] },", "launcher.sbatchArguments[0]: expected one sbatch option"),
         ("launcher: \"slurm\",", "launcher"),

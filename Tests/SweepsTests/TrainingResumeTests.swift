@@ -256,31 +256,36 @@ import Training
     /// credited to the Slurm task whose record is there; a task cancelled (exit 143) that left a
     /// checkpoint is interrupted, one that failed with exit 1 failed; a task cancelled while
     /// pending is "not started", without a log that does not exist; of a running task's two
-    /// trials, the one waiting behind the other is pending; a task that cannot start says why.
+    /// trials, the one waiting behind the other is pending, and of an ended task's, one it never
+    /// reached is not started; a task that cannot start says why; a trial a local run trains, or
+    /// left a checkpoint of, after its task ended is running or interrupted, not credited to the
+    /// task (trial 5).
     @Test func statusNamesSlurmTrialsAsTheyStand() throws {
         let scratch = try TemporaryDirectory(prefix: "status-slurm")
         let folder = scratch.url
         let plan = try SweepLimitsTests.plan(scratch: folder, learningRate: 1e-3)
-            .adjusting { $0.training.seeds = [1, 2, 3, 4, 5, 6, 7]; $0.training.epochs = 1 }
+            .adjusting { $0.training.seeds = Array(1...11); $0.training.epochs = 1 }
         try JSONEncoder().encode(SweepRecord(plan: plan)).write(to: folder.appendingPathComponent(SweepRecord.fileName))
         _ = try TrialRunner().run(plan.trials[0], in: folder)
         let slurm = folder.appendingPathComponent(SlurmLauncher.folderName)
         for directory in ["tasks", "logs"] {
             try FileManager.default.createDirectory(at: slurm.appendingPathComponent(directory), withIntermediateDirectories: true)
         }
-        try Data(#"[{"number": 1, "arrayJobID": "77", "reportJobID": "78", "tasks": [[0], [1], [2], [3, 4], [5], [6]], "submitted": 0}]"#.utf8)
+        try Data(#"[{"number": 1, "arrayJobID": "77", "reportJobID": "78", "tasks": [[0], [1], [2], [3, 4], [5], [6], [7, 8], [9], [10]], "submitted": 0}]"#.utf8)
             .write(to: SlurmSubmission.fileURL(in: folder))
-        for (task, status) in [(0, 143), (1, 143), (5, 1)] {
+        for (task, status) in [(0, 143), (1, 143), (5, 1), (6, 143), (7, 143)] {
             try Data("\(status) vm\n".utf8).write(to: slurm.appendingPathComponent("tasks/77_\(task).exit"))
             try Data("log\n".utf8).write(to: slurm.appendingPathComponent("logs/77_\(task).out"))
         }
-        for trial in [plan.trials[1], plan.trials[6]] {
+        for trial in [plan.trials[1], plan.trials[6], plan.trials[7], plan.trials[10]] {
             let partial = folder.appendingPathComponent("trials/\(trial.id).partial-4194305")
             try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
             try Data().write(to: partial.appendingPathComponent(TrialRunner.checkpointName))
         }
         let claim = try #require(try TrialClaim.claimIfFree(plan.trials[3], in: folder))
         defer { claim.release() }
+        let localClaim = try #require(try TrialClaim.claimIfFree(plan.trials[9], in: folder))
+        defer { localClaim.release() }
         let bin = scratch.url.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let squeue = bin.appendingPathComponent("squeue")
@@ -289,14 +294,18 @@ import Training
 
         let status = try SweepStatus(folder: folder, client: SlurmClient(searchPath: bin.path))
         #expect(status.slurmProblem == nil, "\(status.slurmProblem ?? "")")
-        #expect(status.rows.map(\.state) == [.finished, .interrupted, .notStarted, .running, .pending, .pending, .failed], "\(status.lines)")
-        #expect(status.rows.map(\.job) == [nil, "77_1", "77_2", "77_3", "77_3", "77_4", "77_5"], "\(status.lines)")
+        #expect(status.rows.map(\.state) == [
+            .finished, .interrupted, .notStarted, .running, .pending, .pending, .failed, .interrupted, .notStarted, .running, .interrupted,
+        ], "\(status.lines)")
+        #expect(status.rows.map(\.job) == [nil, "77_1", "77_2", "77_3", "77_3", "77_4", "77_5", "77_6", "77_6", nil, "77_8"], "\(status.lines)")
+        #expect(status.rows[8].slurmState == "its task ended during trial 7: exit 143 on vm")
+        #expect(status.rows[9].log == nil && status.rows[9].slurmState == nil)
         #expect(status.rows[1].slurmState == "exit 143 on vm")
         #expect(status.rows[2].log == nil)
         #expect(status.rows[4].slurmState == "RUNNING; waits for trial 3 in the same task")
         #expect(status.rows[5].slurmState?.hasPrefix("PENDING: PartitionConfig, it asks more than the partition's nodes have") == true)
         #expect(status.rows[6].slurmState == "exit 1 on vm")
-        #expect(status.lines.last == "1 finished, 1 running, 2 pending, 1 failed, 1 interrupted, 1 not started; reports not current",
+        #expect(status.lines.last == "1 finished, 2 running, 2 pending, 1 failed, 3 interrupted, 2 not started; reports not current",
                 "\(status.lines)")
     }
 
