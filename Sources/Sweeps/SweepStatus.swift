@@ -8,9 +8,9 @@ import Reports
 /// and it is the task's current trial; it is interrupted when no process runs it and a killed run
 /// (a local one, or a Slurm task ended by `TERM`: `scancel`, its time limit, preemption) left its
 /// checkpoint, from which the next run resumes. A finished trial is credited to a Slurm task only
-/// when its `provenance.json` says that task trained it. It is damaged when its folder `trials/<id>` exists without a readable
-/// `complete.json` (``TrialRunner/damage(of:in:)``); the next run sets that folder aside and
-/// trains the trial again.
+/// when its `provenance.json` says that task trained it. It is damaged when its folder
+/// `trials/<id>` exists without a readable `complete.json` (``TrialRunner/damage(of:in:)``); the
+/// next run sets that folder aside and trains the trial again.
 public struct SweepStatus: Sendable {
     /// One trial's state.
     public enum State: String, Sendable, Equatable {
@@ -102,6 +102,8 @@ public struct SweepStatus: Sendable {
             row.log = submission.logURL(task: task, in: folder)
             if let live = queued.first(where: { $0.arrayJobID == submission.arrayJobID && ($0.taskID == task || $0.taskID == nil) }) {
                 row.slurmState = Self.liveState(live)
+                // A task that has not started has no log yet.
+                if live.state == "PENDING", let log = row.log, !FileManager.default.fileExists(atPath: log.path) { row.log = nil }
                 if row.state != .finished {
                     row.state = live.state == "PENDING" ? .pending : .running
                     // A task runs its trials one after another: one waiting behind another is not running.
@@ -122,7 +124,8 @@ public struct SweepStatus: Sendable {
                     row.state = .notStarted
                     row.slurmState = "cancelled or ended before it started"
                     row.log = nil
-                } else if row.state != .finished, let earlier = Self.unfinishedTrial(before: trial, inTask: submission.tasks[task], unfinished: unfinished),
+                } else if row.state != .finished,
+                          let earlier = Self.unfinishedTrial(before: trial, inTask: submission.tasks[task], unfinished: unfinished),
                           TrialRunner.partialFolders(in: folder.appendingPathComponent("trials"), of: trial.id).isEmpty {
                     // --trials-per-task: the task ended while an earlier trial of it trained.
                     row.state = .notStarted
@@ -203,6 +206,8 @@ public struct SweepStatus: Sendable {
             "PartitionTimeLimit": "its --time exceeds the partition's limit; scancel it and submit with a shorter --time",
             "PartitionNodeLimit": "it asks more nodes than the partition allows; scancel it",
             "BadConstraints": "no node meets its constraints; scancel it and submit with others",
+            "JobHeldUser": "held (sbatch --hold or scontrol hold); scontrol release \(task.arrayJobID) lets it start",
+            "JobHeldAdmin": "held by an administrator",
         ]
         return "\(task.state): \(task.reason)" + (hints[task.reason].map { ", \($0)" } ?? "")
     }
@@ -273,7 +278,8 @@ public struct SweepStatus: Sendable {
                 : "note: \(name) is missing (the resolved configuration the summary links; the next 'actionlab run DIR' "
                     + "writes it again)")
         }
-        lines.append([State.finished, .running, .pending, .failed, .interrupted, .damaged, .unknown, .notStarted, .notSubmitted].compactMap { state in
+        let order: [State] = [.finished, .running, .pending, .failed, .interrupted, .damaged, .unknown, .notStarted, .notSubmitted]
+        lines.append(order.compactMap { state in
             counts[state].map { "\($0) \(state.rawValue)" }
         }.joined(separator: ", ") + "; reports " + (reportsAreCurrent ? "current" : "not current"))
         return lines

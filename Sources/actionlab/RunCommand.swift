@@ -94,7 +94,8 @@ enum RunCommand: Subcommand {
             // and no submission: resuming it here by default would train on a login node.
             if isFolder, given == nil, kind == .local, !localOnly, submissions.isEmpty,
                let script = SlurmLauncher.unsubmittedScripts(in: target).first,
-               let record = try? SweepRecord(folder: target), record.trials.contains(where: { TrialRunner.outcome(of: $0, in: target, verifyingTensors: false) == nil }) {
+               let record = try? SweepRecord(folder: target),
+               record.trials.contains(where: { TrialRunner.outcome(of: $0, in: target, verifyingTensors: false) == nil }) {
                 throw UsageError("\(target.path) was prepared for Slurm, but its submission failed "
                     + "(\(SlurmLauncher.folderName)/\(script.lastPathComponent) was never accepted by sbatch): "
                     + "'actionlab run \(target.path) --launcher slurm' with the resource options submits it again, "
@@ -122,7 +123,17 @@ enum RunCommand: Subcommand {
                 let executable = try SlurmOptions.executable()
                 let slurmRunner = try runner(log: Console.progress)
                 let folder = try slurmRunner.run(output: outputFolder, prepareOnly: true)
-                if let submission = try SlurmLauncher(options: options, executable: executable).submit(folder, log: Console.progress) {
+                let submitted: SlurmSubmission?
+                do {
+                    submitted = try SlurmLauncher(options: options, executable: executable).submit(folder, log: Console.progress)
+                } catch let error as SlurmClient.SlurmError {
+                    // The folder is prepared: say how to go on from it once the cause is fixed.
+                    Console.progress("sweep \(folder.path) is prepared but not submitted; once the cause below is fixed, "
+                        + "'actionlab run \(folder.path) --launcher slurm' with the resource options submits it, "
+                        + "'--launcher local' trains it here")
+                    throw error
+                }
+                if let submission = submitted {
                     Console.progress("job array \(submission.arrayJobID), report job \(submission.reportJobID); "
                         + "'actionlab status \(folder.path)' shows the trials")
                 } else {

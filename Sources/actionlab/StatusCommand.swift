@@ -11,8 +11,8 @@ enum StatusCommand: Subcommand {
 
     static let specification = CommandSpecification(
         name: "status",
-        abstract: "show every trial of a sweep folder: finished, running, pending, failed, interrupted, damaged, not started or not submitted, with its "
-            + "Slurm job and task, state and log (after run --launcher slurm), and whether the reports are current; "
+        abstract: "show every trial of a sweep folder: finished, running, pending, failed, interrupted, damaged, not started "
+            + "or not submitted, with its Slurm job and task, state and log (after run --launcher slurm), and whether the reports are current; "
             + "or each array task of an extract --launcher slurm job folder",
         arguments: [sweep])
 

@@ -301,6 +301,29 @@ import Testing
         #expect(missing.errorOutput.contains("is not a sweep folder"))
     }
 
+    /// A submission that sbatch refuses (a fake sbatch on the PATH) leaves a prepared folder and
+    /// says how to go on from it; `run DIR` then does not train it here unasked (trial 4, finding 9).
+    @Test func aRefusedSubmissionSaysHowToGoOn() throws {
+        let project = try Self.makeProject()
+        let bin = project.file("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let sbatch = bin.appendingPathComponent("sbatch")
+        try Data("#!/bin/sh\necho 'sbatch: error: invalid partition specified: nosuch' >&2\nexit 1\n".utf8).write(to: sbatch)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sbatch.path)
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let refused = try CommandLineTool.run(
+            ["run", "experiments/sweep.json5", "--launcher", "slurm", "--partition", "nosuch", "--output", "refused"],
+            in: project.url, environment: ["PATH": path])
+        #expect(refused.status == 1, "stderr: \(refused.errorOutput)")
+        #expect(refused.errorOutput.contains("is prepared but not submitted; once the cause below is fixed, 'actionlab run "),
+                "stderr: \(refused.errorOutput)")
+        #expect(refused.errorOutput.contains("invalid partition specified: nosuch"), "stderr: \(refused.errorOutput)")
+        let resumed = try CommandLineTool.run(["run", "refused"], in: project.url, environment: ["PATH": path])
+        #expect(resumed.status == 2 && resumed.errorOutput.contains("was prepared for Slurm, but its submission failed"),
+                "stderr: \(resumed.errorOutput)")
+        #expect(try Self.trialIDs(project.file("refused")).isEmpty)
+    }
+
     @Test func contradictoryGridCellIsAnErrorNamingTheCell() throws {
         let project = try TemporaryDirectory(prefix: "actionlab-sweep")
         let train = try TestData.file("uea/BasicMotions/BasicMotions_TRAIN.ts")

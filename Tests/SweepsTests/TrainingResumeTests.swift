@@ -304,6 +304,7 @@ import Training
         #expect(status.rows[2].log == nil)
         #expect(status.rows[4].slurmState == "RUNNING; waits for trial 3 in the same task")
         #expect(status.rows[5].slurmState?.hasPrefix("PENDING: PartitionConfig, it asks more than the partition's nodes have") == true)
+        #expect(status.rows[5].log == nil, "a pending task has written no log yet")
         #expect(status.rows[6].slurmState == "exit 1 on vm")
         #expect(status.lines.last == "1 finished, 2 running, 2 pending, 1 failed, 3 interrupted, 2 not started; reports not current",
                 "\(status.lines)")
