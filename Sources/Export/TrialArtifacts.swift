@@ -37,7 +37,7 @@ public struct TrialArtifacts {
         self.folder = folder
         trained = try TrainedModel(folder: folder.url)
         metrics = try folder.decodeJSON(TrialMetrics.self, from: "metrics.json")
-        provenance = try folder.decodeJSON(Provenance.self, from: "provenance.json")
+        provenance = try folder.decodeJSON(Provenance.self, from: Provenance.fileName)
     }
 
     /// The trained model: the configuration's architecture with the checkpoint's weights.

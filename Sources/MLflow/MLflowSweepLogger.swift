@@ -134,9 +134,8 @@ public struct MLflowSweepLogger {
             MLflowKeyValue(key: "actionlab.seed", value: "\(trial.seed)"),
             MLflowKeyValue(key: "mlflow.parentRunId", value: parent.id),
         ]
-        if let provenance = try? Self.json(folder.appendingPathComponent("provenance.json")),
-           let commit = provenance.objectMembers?.first(where: { $0.key == "git_commit" || $0.key == "gitCommit" })?.value.stringValue {
-            tags.append(MLflowKeyValue(key: "mlflow.source.git.commit", value: commit))
+        if let provenance = try? Provenance.read(inFolder: folder) {
+            tags.append(MLflowKeyValue(key: "mlflow.source.git.commit", value: provenance.gitCommit))
         }
         let run = try client.createRun(inExperiment: experimentID, name: "trial \(trial.index) \(trial.id) seed \(trial.seed)", tags: tags, startTime: time)
 

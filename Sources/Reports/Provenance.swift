@@ -73,6 +73,25 @@ public struct Provenance: Codable, Sendable {
     /// ActionLab's version string.
     public static let actionlabVersion = "0.1.0"
 
+    /// The file's name in a run's or trial's folder.
+    public static let fileName = "provenance.json"
+
+    /// Reads the ``fileName`` in `folder`.
+    ///
+    /// - Throws: ``ReportError/unreadableReport(path:reason:)`` naming the file when it is
+    ///   missing or unreadable, or when it is not provenance (the reason gives the line, column
+    ///   and JSON path, ``JSONDocument``).
+    public static func read(inFolder folder: URL) throws -> Provenance {
+        try ReportFile.decodeJSON(Provenance.self, from: folder.appendingPathComponent(fileName))
+    }
+
+    /// The Slurm array task that ran it: ``slurm``'s `array_job_id` and `array_task_id`, or nil
+    /// outside a job array (and for a task id that is not a whole number).
+    public var slurmArrayTask: (jobID: String, taskID: Int)? {
+        guard let job = slurm?["array_job_id"], let task = slurm?["array_task_id"].flatMap({ Int($0) }) else { return nil }
+        return (job, task)
+    }
+
     /// Facts about this process and machine, with the given seed and data records.
     public static func current(seed: Int, data: [DataSourceRecord], skipped: [String] = [], splitMethods: [String] = []) -> Provenance {
         Provenance(

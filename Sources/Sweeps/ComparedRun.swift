@@ -95,16 +95,6 @@ public struct ComparedRun: Sendable {
     }
 
     private static func decode<Value: Decodable>(_ url: URL) throws -> Value {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ReportError.unreadableReport(path: url.path, reason: ReportError.reason(error))
-        }
-        do {
-            return try JSONDocument.decode(Value.self, from: data)
-        } catch {
-            throw ReportError.unreadableReport(path: url.path, reason: "\(error)")
-        }
+        try ReportFile.decodeJSON(Value.self, from: url)
     }
 }

@@ -406,9 +406,7 @@ public struct SweepRunner {
     /// cell of a sweep shares the split (the split's seed is not a swept training seed).
     static func splitMethods(in folder: URL, trials: [Trial]) -> [String] {
         for trial in trials {
-            let url = folder.appendingPathComponent("trials/\(trial.id)/provenance.json")
-            guard let data = try? Data(contentsOf: url),
-                  let provenance = try? JSONDecoder().decode(Provenance.self, from: data) else { continue }
+            guard let provenance = try? Provenance.read(inFolder: TrialRunner.folder(of: trial, in: folder)) else { continue }
             return provenance.splitMethods ?? []
         }
         return []

@@ -223,11 +223,8 @@ public struct SweepStatus: Sendable {
     /// Whether `trial`'s `provenance.json` records Slurm array task `job`_`task` as the process that
     /// trained it; false for a trial finished by a process outside Slurm or by another task.
     static func trainedBySlurm(_ trial: Trial, job: String, task: Int, in folder: URL) -> Bool {
-        let url = TrialRunner.folder(of: trial, in: folder).appendingPathComponent("provenance.json")
-        guard let data = try? Data(contentsOf: url),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let slurm = object["slurm"] as? [String: Any] else { return false }
-        return slurm["array_job_id"] as? String == job && slurm["array_task_id"] as? String == "\(task)"
+        guard let ran = (try? Provenance.read(inFolder: TrialRunner.folder(of: trial, in: folder)))?.slurmArrayTask else { return false }
+        return ran.jobID == job && ran.taskID == task
     }
 
     /// Whether a partial folder of `trial` (`trials/<id>.partial-<pid>`) holds a training checkpoint.

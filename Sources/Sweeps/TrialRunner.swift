@@ -237,7 +237,7 @@ public struct TrialRunner {
                                          to: partial.appendingPathComponent("config.json"))
                 try AtomicFile.writeJSON(Provenance.current(
                 seed: trial.seed, data: data.records, skipped: data.skipped, splitMethods: data.splitMethods),
-                                         to: partial.appendingPathComponent("provenance.json"))
+                                         to: partial.appendingPathComponent(Provenance.fileName))
                 try report.write(to: partial)
                 if !scores.isEmpty {
                     // Every scored split's window probabilities, for stream ensembles (StreamEnsemble).
