@@ -48,6 +48,10 @@ public struct SlurmJobScript: Equatable, Sendable {
         }
     }
 
+    /// The exit status a task records when it is stopped by `TERM` (`scancel`, its time limit,
+    /// preemption): 128 + 15, the shell's status for a command ended by signal 15.
+    public static let terminatedStatus = 143
+
     /// Slurm's default `MaxArraySize` is 1001 (task ids 0 to 1000); sweeps with more trials put
     /// several in a task.
     public static let maxArrayTasks = 1000
@@ -94,7 +98,7 @@ public struct SlurmJobScript: Equatable, Sendable {
             "}",
             // scancel, preemption and time-outs send TERM: pass it on, so the command stops cleanly
             // (a trial keeps its checkpoint, an extraction its finished videos).
-            "trap 'kill -TERM \"$child\" 2>/dev/null; wait \"$child\"; record 143; exit 143' TERM",
+            "trap 'kill -TERM \"$child\" 2>/dev/null; wait \"$child\"; record \(Self.terminatedStatus); exit \(Self.terminatedStatus)' TERM",
             command + " &",
             "child=$!",
             "wait \"$child\"",

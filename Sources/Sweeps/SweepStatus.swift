@@ -212,11 +212,12 @@ public struct SweepStatus: Sendable {
         return "\(task.state): \(task.reason)" + (hints[task.reason].map { ", \($0)" } ?? "")
     }
 
-    /// Whether an ended task was stopped by `TERM` (the job script records exit 143 when it is
-    /// cancelled, reaches its time limit or is preempted), or `sacct` says so; a trial it left with
+    /// Whether an ended task was stopped by `TERM` (the job script records
+    /// ``SlurmJobScript/terminatedStatus``, 143, when it is cancelled, reaches its time limit or is
+    /// preempted), or `sacct` says so; a trial it left with
     /// a checkpoint is interrupted, not failed: the next submission resumes it.
     static func endedByTerm(recorded: (status: Int, node: String)?, accounted: SlurmClient.AccountedTask?) -> Bool {
-        if let recorded { return recorded.status == 143 }
+        if let recorded { return recorded.status == SlurmJobScript.terminatedStatus }
         return ["CANCELLED", "TIMEOUT", "PREEMPTED"].contains(accounted?.state ?? "")
     }
 
