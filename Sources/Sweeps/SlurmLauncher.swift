@@ -6,7 +6,8 @@ import JSON5
 /// manifest's pose extraction (``submitExtraction(manifest:shards:jobFolder:name:)``).
 ///
 /// A submission prepares the sweep folder and the feature cache (as `run --prepare`), writes the
-/// job script (``SlurmJobScript``) to `slurm/submission-<n>.sbatch`, submits an array of the
+/// job script (``SlurmJobScript``) to `slurm/submission-<n>.sbatch` and the attempt with its
+/// resources to `slurm/attempt.json` (``SlurmAttempt``), submits an array of the
 /// unfinished trials that no live earlier submission holds, then a report job
 /// (`--dependency=afterany:<array id>`) running `actionlab run DIR --reports-only`, and records
 /// both in `slurm/submissions.json` (``SlurmSubmission``). It returns once submitted.
@@ -29,17 +30,9 @@ public struct SlurmLauncher {
         self.client = client
     }
 
-    /// The job scripts in `folder`'s Slurm folder (`submission-<n>.sbatch`) beyond its recorded
-    /// submissions: written, then refused by `sbatch` (or `sbatch` missing), in order.
-    public static func unsubmittedScripts(in folder: URL) -> [URL] {
-        let slurmFolder = folder.appendingPathComponent(folderName)
-        let recorded = (try? SlurmSubmission.all(in: folder).count) ?? 0
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: slurmFolder.path)) ?? []
-        let numbers = names.compactMap { name -> Int? in
-            guard name.hasPrefix("submission-"), name.hasSuffix(".sbatch") else { return nil }
-            return Int(name.dropFirst("submission-".count).dropLast(".sbatch".count))
-        }
-        return numbers.filter { $0 > recorded }.sorted().map { slurmFolder.appendingPathComponent("submission-\($0).sbatch") }
+    /// The job script of submission `number` in `folder`: `slurm/submission-<number>.sbatch`.
+    public static func scriptURL(number: Int, in folder: URL) -> URL {
+        folder.appendingPathComponent(folderName).appendingPathComponent("submission-\(number).sbatch")
     }
 
     /// Submits the unfinished trials of the prepared sweep in `folder`.
@@ -51,6 +44,10 @@ public struct SlurmLauncher {
         let slurmFolder = folder.appendingPathComponent(Self.folderName)
         try FileManager.default.createDirectory(at: slurmFolder.appendingPathComponent("logs"), withIntermediateDirectories: true)
         var submissions = try SlurmSubmission.all(in: folder)
+        let number = submissions.count + 1
+        // Recorded before Slurm is asked anything, so that a submission squeue or sbatch fails
+        // still leaves the folder to Slurm with these resources (`run DIR` submits again with them).
+        try SlurmAttempt(number: number, options: options).write(in: folder)
         let queued = try client.queued(jobIDs: submissions.map(\.arrayJobID))
         let held = Set(submissions.flatMap { submission in
             submission.tasks.enumerated().filter { task, _ in
@@ -65,7 +62,6 @@ public struct SlurmLauncher {
                 : "sweep \(folder.path): the \(unfinished.count) unfinished trials are queued or running already")
             return nil
         }
-        let number = submissions.count + 1
         let tasks = SlurmJobScript.trialGroups(toRun, trialsPerTask: options.trialsPerTask)
         let quote = SlurmJobScript.quoted
         let script = SlurmJobScript(
@@ -76,20 +72,29 @@ public struct SlurmLauncher {
             command: "\(quote(executable.standardizedFileURL.path)) trial \(quote(folder.standardizedFileURL.path)) "
                 + "${tasks[$SLURM_ARRAY_TASK_ID]}",
             taskCount: tasks.count, options: options, defaultCPUsPerTask: record.base.training.threads)
-        let scriptURL = slurmFolder.appendingPathComponent("submission-\(number).sbatch")
+        let scriptURL = Self.scriptURL(number: number, in: folder)
         try AtomicFile.write(script.text, to: scriptURL)
         let arrayID = try client.submit(scriptURL)
+        // The array is recorded as soon as it is queued, so that status and the next submission
+        // know its tasks even if the report job is refused.
+        submissions.append(SlurmSubmission(
+            number: number, arrayJobID: arrayID, reportJobID: "", tasks: tasks,
+            submitted: Date().timeIntervalSince1970, options: options))
+        try AtomicFile.writeJSON(submissions, to: SlurmSubmission.fileURL(in: folder))
+        let trials = "\(toRun.count) trial\(toRun.count == 1 ? "" : "s") in \(tasks.count) task\(tasks.count == 1 ? "" : "s")"
         let reportURL = slurmFolder.appendingPathComponent("report-\(number).sbatch")
         try AtomicFile.write(Self.reportScript(folder: folder, executable: executable, name: "actionlab-\(record.name)-report",
                                               options: options), to: reportURL)
-        let reportID = try client.submit(reportURL, arguments: ["--dependency=afterany:\(arrayID)"])
-        let submission = SlurmSubmission(
-            number: number, arrayJobID: arrayID, reportJobID: reportID, tasks: tasks,
-            submitted: Date().timeIntervalSince1970, options: options)
-        submissions.append(submission)
+        do {
+            submissions[submissions.count - 1].reportJobID = try client.submit(reportURL, arguments: ["--dependency=afterany:\(arrayID)"])
+        } catch let error as SlurmClient.SlurmError {
+            log("submitted job array \(arrayID) (\(trials); logs in \(slurmFolder.path)/logs), but sbatch refused its report job "
+                + "(\(error)): once the array has ended, 'actionlab run \(folder.path) --reports-only' writes the reports")
+            return submissions[submissions.count - 1]
+        }
         try AtomicFile.writeJSON(submissions, to: SlurmSubmission.fileURL(in: folder))
-        log("submitted job array \(arrayID) (\(toRun.count) trial\(toRun.count == 1 ? "" : "s") in \(tasks.count) task\(tasks.count == 1 ? "" : "s"); logs in "
-            + "\(slurmFolder.path)/logs) and report job \(reportID) (after it)")
+        let submission = submissions[submissions.count - 1]
+        log("submitted job array \(arrayID) (\(trials); logs in \(slurmFolder.path)/logs) and report job \(submission.reportJobID) (after it)")
         return submission
     }
 
@@ -116,7 +121,8 @@ public struct SlurmSubmission: Codable, Equatable, Sendable {
     public var number: Int
     /// The job array's id.
     public var arrayJobID: String
-    /// The report job's id.
+    /// The report job's id; empty when `sbatch` accepted the array but refused the report job
+    /// (`run DIR --reports-only` then writes the reports).
     public var reportJobID: String
     /// The trial indices of each array task.
     public var tasks: [[Int]]

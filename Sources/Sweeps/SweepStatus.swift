@@ -55,8 +55,12 @@ public struct SweepStatus: Sendable {
     /// (the manifest's text, which nothing can rebuild; a sweep made in code has none) and
     /// `resolved.json` (which the next run writes again from `sweep.json`). The sweep's page links both.
     public var missingRecords: [String]
-    /// Whether the folder records Slurm submissions (`run DIR` then submits to Slurm by default).
-    public var hasSubmissions: Bool
+    /// Whether the folder was given to Slurm: it records submissions, or a submission attempt
+    /// (``SlurmAttempt``); `run DIR` then submits to Slurm by default.
+    public var givenToSlurm: Bool
+    /// The job script of the folder's latest submission when `sbatch` refused it
+    /// (``SlurmAttempt/refusedScript(given:in:)``), or nil.
+    public var refusedScript: URL?
 
     /// Reads the folder and asks Slurm about its submissions' tasks: `squeue` for the live ones,
     /// `sacct` (when the cluster keeps accounting) for the ended ones.
@@ -74,7 +78,9 @@ public struct SweepStatus: Sendable {
             slurmProblem = "\(error)"
         }
         self.slurmProblem = slurmProblem
-        hasSubmissions = !submissions.isEmpty
+        let attempt = try SlurmAttempt.latest(in: folder)
+        givenToSlurm = attempt != nil || !submissions.isEmpty
+        refusedScript = attempt?.refusedScript(given: submissions, in: folder)
         let accounted = client.accounting(jobIDs: submissions.map(\.arrayJobID)) ?? [:]
         var newest: Date = .distantPast
         // Each trial's outcome once (it reads the trial's files); the rows of a task's later trials use them.
@@ -268,11 +274,16 @@ public struct SweepStatus: Sendable {
             lines.append("note: Slurm cannot be asked about this folder's jobs (\(slurmProblem)); the trials are shown as the "
                 + "folder records them, and those whose task has not recorded its end as unknown")
         }
+        if let refusedScript {
+            lines.append("note: sbatch refused the latest submission (\(SlurmLauncher.folderName)/\(refusedScript.lastPathComponent)); "
+                + "once the cause is fixed, 'actionlab run DIR' submits it again with the same resources, "
+                + "'--launcher local' trains the trials here")
+        }
         for name in missingRecords {
             lines.append(name == SweepRecord.manifestCopyName
                 ? "note: \(name) is missing (the manifest this sweep was made from; results are unaffected, but its launcher "
                     + "section is lost: 'actionlab run DIR' "
-                    + (hasSubmissions ? "submits to Slurm as its last submission did" : "runs here unless given --launcher slurm") + ")"
+                    + (givenToSlurm ? "submits to Slurm as its last submission did" : "runs here unless given --launcher slurm") + ")"
                 : "note: \(name) is missing (the resolved configuration the summary links; the next 'actionlab run DIR' "
                     + "writes it again)")
         }

@@ -85,22 +85,15 @@ enum RunCommand: Subcommand {
             let outputFolder = isFolder ? target : output.map { URL(fileURLWithPath: $0, isDirectory: true) }
             let plan = isFolder ? nil : try ValidateCommand.loadPlan(target)
             let submissions = isFolder ? try SlurmSubmission.all(in: target) : []
+            // The folder's latest submission to Slurm, accepted or not: its resources, and that
+            // the folder was given to Slurm.
+            let attempt = isFolder ? try SlurmAttempt.latest(in: target) : nil
+            let givenToSlurm = attempt != nil || !submissions.isEmpty
             // The manifest's launcher section, or that of the manifest the folder was made from.
             let manifestLauncher = plan?.launcher ?? (isFolder ? LauncherConfiguration.ofManifest(in: target) : nil)
-            // --launcher, else local for --jobs and --prepare, else the folder's last launcher,
-            // else the manifest's.
-            let kind = given ?? (localOnly ? .local : nil) ?? (submissions.isEmpty ? nil : .slurm) ?? manifestLauncher?.kind ?? .local
-            // A folder whose Slurm submission failed (sbatch missing or refusing) has a job script
-            // and no submission: resuming it here by default would train on a login node.
-            if isFolder, given == nil, kind == .local, !localOnly, submissions.isEmpty,
-               let script = SlurmLauncher.unsubmittedScripts(in: target).first,
-               let record = try? SweepRecord(folder: target),
-               record.trials.contains(where: { TrialRunner.outcome(of: $0, in: target, verifyingTensors: false) == nil }) {
-                throw UsageError("\(target.path) was prepared for Slurm, but its submission failed "
-                    + "(\(SlurmLauncher.folderName)/\(script.lastPathComponent) was never accepted by sbatch): "
-                    + "'actionlab run \(target.path) --launcher slurm' with the resource options submits it again, "
-                    + "'--launcher local' trains its trials here")
-            }
+            // --launcher, else local for --jobs and --prepare, else Slurm for a folder given to it
+            // (even if sbatch refused), else the manifest's.
+            let kind = given ?? (localOnly ? .local : nil) ?? (givenToSlurm ? .slurm : nil) ?? manifestLauncher?.kind ?? .local
             try SlurmOptions.check(kind, parsed, slurmOnly: [trialsPerTask])
             /// The runner of `target`: a new sweep of the manifest, or the folder's own.
             func runner(log: @escaping @Sendable (String) -> Void) throws -> SweepRunner {
@@ -116,8 +109,9 @@ enum RunCommand: Subcommand {
             }
             if kind == .slurm {
                 // The command line's options, else the manifest's launcher section, else those
-                // of the folder's last submission.
-                let base = plan?.launcher.slurm ?? submissions.last?.options ?? manifestLauncher?.slurm ?? SlurmJobScript.Options()
+                // of the folder's latest submission (tried or accepted).
+                let base = plan?.launcher.slurm ?? attempt?.options ?? submissions.last?.options ?? manifestLauncher?.slurm
+                    ?? SlurmJobScript.Options()
                 let options = LauncherConfiguration(kind: .slurm, slurm: base)
                     .overridden(by: givenOptions)
                 let executable = try SlurmOptions.executable()
@@ -129,13 +123,14 @@ enum RunCommand: Subcommand {
                 } catch let error as SlurmClient.SlurmError {
                     // The folder is prepared: say how to go on from it once the cause is fixed.
                     Console.progress("sweep \(folder.path) is prepared but not submitted; once the cause below is fixed, "
-                        + "'actionlab run \(folder.path) --launcher slurm' with the resource options submits it, "
+                        + "'actionlab run \(folder.path)' submits it with the same resources (options given then replace them), "
                         + "'--launcher local' trains it here")
                     throw error
                 }
                 if let submission = submitted {
-                    Console.progress("job array \(submission.arrayJobID), report job \(submission.reportJobID); "
-                        + "'actionlab status \(folder.path)' shows the trials")
+                    Console.progress("job array \(submission.arrayJobID)"
+                        + (submission.reportJobID.isEmpty ? "" : ", report job \(submission.reportJobID)")
+                        + "; 'actionlab status \(folder.path)' shows the trials")
                 } else {
                     // Nothing to submit: every trial finished (the reports are written here if the
                     // report job did not) or is queued.
@@ -152,8 +147,8 @@ enum RunCommand: Subcommand {
             var local = try runner(log: { display.log($0) })
             local.observer = display.observer
             local.folderReady = { folder in
-                // A folder with Slurm submissions resumes on Slurm unless told otherwise.
-                let resume = "actionlab run \(folder.path)" + (submissions.isEmpty ? "" : " --launcher local")
+                // A folder given to Slurm resumes on Slurm unless told otherwise.
+                let resume = "actionlab run \(folder.path)" + (givenToSlurm ? " --launcher local" : "")
                 Console.onInterruption(say: "interrupted: finished trials are kept, and a trial's checkpoint; resume with "
                     + "'\(resume)'")
             }

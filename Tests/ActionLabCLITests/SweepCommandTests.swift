@@ -270,17 +270,6 @@ import Testing
         #expect(rethreaded.status == 2 && rethreaded.errorOutput.contains("--threads goes with a manifest"),
                 "stderr: \(rethreaded.errorOutput)")
 
-        // A folder whose Slurm submission failed (a job script, no submission) is not trained here
-        // by default (trial 4, finding 9): the user says where.
-        let slurmFolder = folder.appendingPathComponent("slurm")
-        try FileManager.default.createDirectory(at: slurmFolder, withIntermediateDirectories: true)
-        try Data("#!/bin/bash\n".utf8).write(to: slurmFolder.appendingPathComponent("submission-1.sbatch"))
-        let unsubmitted = try CommandLineTool.run(["run", "cluster"], in: project.url)
-        #expect(unsubmitted.status == 2, "stderr: \(unsubmitted.errorOutput)")
-        #expect(unsubmitted.errorOutput.contains("was prepared for Slurm, but its submission failed (slurm/submission-1.sbatch"),
-                "stderr: \(unsubmitted.errorOutput)")
-        #expect(try Self.trialIDs(folder).isEmpty)
-
         for index in 0..<8 {
             let trial = try CommandLineTool.run(["trial", "cluster", "\(index)"], in: project.url)
             #expect(trial.status == 0, "trial \(index): \(trial.errorOutput)")
@@ -290,7 +279,7 @@ import Testing
         #expect(outside.status == 1)
         #expect(outside.errorOutput.contains("no trial 8: the sweep has trials 0 to 7"), "stderr: \(outside.errorOutput)")
 
-        // Every trial finished: the failed submission no longer matters, and run DIR writes the reports.
+        // Every trial finished: run DIR writes the reports.
         let report = try CommandLineTool.run(["run", "cluster"], in: project.url)
         #expect(report.status == 0, "stderr: \(report.errorOutput)")
         #expect(report.errorOutput.contains("8 of 8 trials finished, running 0"))
@@ -302,26 +291,51 @@ import Testing
     }
 
     /// A submission that sbatch refuses (a fake sbatch on the PATH) leaves a prepared folder and
-    /// says how to go on from it; `run DIR` then does not train it here unasked (trial 4, finding 9).
+    /// says how to go on from it; the folder stays Slurm's: `run DIR` submits again with the
+    /// resources the refused submission asked for (trial 4, finding 9), and `status` says it was
+    /// refused.
     @Test func aRefusedSubmissionSaysHowToGoOn() throws {
         let project = try Self.makeProject()
         let bin = project.file("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        // Refuses every script, after keeping a copy of its directives.
         let sbatch = bin.appendingPathComponent("sbatch")
-        try Data("#!/bin/sh\necho 'sbatch: error: invalid partition specified: nosuch' >&2\nexit 1\n".utf8).write(to: sbatch)
+        try Data("""
+            #!/bin/sh
+            for argument; do script=$argument; done
+            grep '^#SBATCH' "$script" >> \(project.file("sbatch-calls").path)
+            echo 'sbatch: error: invalid partition specified: nosuch' >&2
+            exit 1
+
+            """.utf8).write(to: sbatch)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sbatch.path)
+        let squeue = bin.appendingPathComponent("squeue")
+        try Data("#!/bin/sh\nexit 0\n".utf8).write(to: squeue)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: squeue.path)
         let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let refused = try CommandLineTool.run(
-            ["run", "experiments/sweep.json5", "--launcher", "slurm", "--partition", "nosuch", "--output", "refused"],
+            ["run", "experiments/sweep.json5", "--launcher", "slurm", "--partition", "nosuch", "--mem", "3G", "--output", "refused"],
             in: project.url, environment: ["PATH": path])
         #expect(refused.status == 1, "stderr: \(refused.errorOutput)")
         #expect(refused.errorOutput.contains("is prepared but not submitted; once the cause below is fixed, 'actionlab run "),
                 "stderr: \(refused.errorOutput)")
         #expect(refused.errorOutput.contains("invalid partition specified: nosuch"), "stderr: \(refused.errorOutput)")
-        let resumed = try CommandLineTool.run(["run", "refused"], in: project.url, environment: ["PATH": path])
-        #expect(resumed.status == 2 && resumed.errorOutput.contains("was prepared for Slurm, but its submission failed"),
+
+        let status = try CommandLineTool.run(["status", "refused"], in: project.url, environment: ["PATH": path])
+        #expect(status.output.contains("note: sbatch refused the latest submission (slurm/submission-1.sbatch)"),
+                "stdout: \(status.output)\nstderr: \(status.errorOutput)")
+        #expect(status.output.contains("8 not submitted"), "stdout: \(status.output)")
+
+        // run DIR goes to Slurm again, with the partition and memory it was given, and --time added.
+        let resumed = try CommandLineTool.run(["run", "refused", "--time", "30"], in: project.url, environment: ["PATH": path])
+        #expect(resumed.status == 1 && resumed.errorOutput.contains("invalid partition specified: nosuch"),
                 "stderr: \(resumed.errorOutput)")
         #expect(try Self.trialIDs(project.file("refused")).isEmpty)
+        let calls = try String(contentsOf: project.file("sbatch-calls"), encoding: .utf8)
+        let partitions = calls.split(separator: "\n").filter { $0 == "#SBATCH --partition=nosuch" }
+        #expect(partitions.count == 2, "\(calls)")
+        #expect(calls.split(separator: "\n").filter { $0 == "#SBATCH --mem=3G" }.count == 2, "\(calls)")
+        #expect(calls.contains("#SBATCH --time=30"), "\(calls)")
     }
 
     @Test func contradictoryGridCellIsAnErrorNamingTheCell() throws {
