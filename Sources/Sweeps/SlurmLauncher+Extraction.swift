@@ -21,7 +21,8 @@ extension SlurmLauncher {
     /// - Parameters:
     ///   - manifest: The manifest, by a path every node can open.
     ///   - shards: Array tasks, at least 1 (at most ``SlurmJobScript/maxArrayTasks``).
-    ///   - jobFolder: A new or empty folder on a file system every node sees.
+    ///   - jobFolder: A new or empty folder on a file system every node sees, or the folder of a
+    ///     submission `sbatch` refused (the script and an empty `logs/`), which is used again.
     ///   - name: The job name.
     /// - Returns: The record written to `extraction.json`.
     /// - Throws: ``SlurmClient/SlurmError`` when Slurm refuses; `SweepError.slurmRecord` when
@@ -32,7 +33,8 @@ extension SlurmLauncher {
         if manager.fileExists(atPath: jobFolder.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw SweepError.slurmRecord(path: jobFolder.path, reason: "is a file: give a new --output folder for the extraction job")
         }
-        if let existing = try? manager.contentsOfDirectory(atPath: jobFolder.path), !existing.isEmpty {
+        if let existing = try? manager.contentsOfDirectory(atPath: jobFolder.path), !existing.isEmpty,
+           !Self.isRefusedExtraction(jobFolder, holding: existing) {
             throw SweepError.slurmRecord(
                 path: jobFolder.path, reason: "the extraction job folder is not empty: give a new --output folder")
         }
@@ -48,7 +50,7 @@ extension SlurmLauncher {
                 + "--shard \"$SLURM_ARRAY_TASK_ID/\(shards)\"",
             taskCount: shards, options: options, defaultCPUsPerTask: 1,
             workingDirectory: URL(fileURLWithPath: manager.currentDirectoryPath, isDirectory: true))
-        let scriptURL = jobFolder.appendingPathComponent("extract.sbatch")
+        let scriptURL = jobFolder.appendingPathComponent(Self.extractionScriptName)
         try AtomicFile.write(script.text, to: scriptURL)
         let arrayID = try client.submit(scriptURL)
         let record = SlurmExtractionRecord(
@@ -56,5 +58,15 @@ extension SlurmLauncher {
         try AtomicFile.writeJSON(record, to: SlurmExtractionRecord.fileURL(in: jobFolder))
         return record
     }
-}
 
+    /// The job script's name in an extraction job folder.
+    public static let extractionScriptName = "extract.sbatch"
+
+    /// Whether `folder`, whose entries are `names`, is what a submission `sbatch` refused leaves:
+    /// the job script and an empty `logs/`, no record. Submitting into it again is safe.
+    static func isRefusedExtraction(_ folder: URL, holding names: [String]) -> Bool {
+        guard Set(names).isSubset(of: [extractionScriptName, "logs"]) else { return false }
+        let logs = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("logs").path)) ?? []
+        return logs.isEmpty
+    }
+}

@@ -98,8 +98,18 @@ enum ExtractCommand: Subcommand {
         let folder = try parsed.value(of: output).map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? SweepRunner.newFolder(for: plan, prefix: "extract-")
         let count = min(try parsed.value(of: shards) ?? videos.videos.count, videos.videos.count, SlurmJobScript.maxArrayTasks)
-        let record = try SlurmLauncher(options: options, executable: executable)
-            .submitExtraction(manifest: manifest, shards: count, jobFolder: folder, name: "actionlab-\(plan.base.name)-extract")
+        let record: SlurmExtractionRecord
+        do {
+            record = try SlurmLauncher(options: options, executable: executable)
+                .submitExtraction(manifest: manifest, shards: count, jobFolder: folder, name: "actionlab-\(plan.base.name)-extract")
+        } catch let error as SlurmClient.SlurmError {
+            // Nothing is queued; the folder holds the refused script, and a new submission may use it again.
+            let again = try parsed.value(of: output) != nil ? "the same command submits again into it"
+                : "the same command with --output \(SlurmJobScript.quoted(folder.path)) submits again into it"
+            Console.progress("extraction not submitted: sbatch refused \(folder.path)/\(SlurmLauncher.extractionScriptName); "
+                + "once the cause below is fixed, \(again)")
+            throw error
+        }
         Console.progress("submitted job array \(record.arrayJobID): \(videos.videos.count) video\(videos.videos.count == 1 ? "" : "s") in "
             + "\(count) shard\(count == 1 ? "" : "s"), logs in \(folder.path)/logs; 'actionlab status \(folder.path)' shows the tasks")
         print(folder.path)

@@ -50,4 +50,38 @@ import Testing
         #expect(again.status == 0, "\(again.errorOutput)")
         #expect(again.output.contains("videos: 5, cache hits: 5, new extractions: 0"), "\(again.output)")
     }
+
+    /// A submission sbatch refuses (a fake sbatch on the PATH) says so and how to go on; its job
+    /// folder, which holds only the refused script, takes the next submission (trial 5).
+    @Test func aRefusedExtractionSaysHowToGoOnAndReusesItsFolder() throws {
+        let directory = try TemporaryDirectory()
+        try VideoDatasetTests.vtestClip(directory.file("data/street/clip0.avi"), start: 0, seconds: 1)
+        try VideoDatasetTests.write(
+            """
+            { name: "refused", dataset: { sources: [{ format: "video", path: "data" }] }, features: { frameRate: 10, cache: "cache" } }
+            """, to: directory.file("refused.json5"))
+        let bin = directory.file("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let sbatch = bin.appendingPathComponent("sbatch")
+        try Data("#!/bin/sh\necho 'sbatch: error: invalid partition specified: nosuch' >&2\nexit 1\n".utf8).write(to: sbatch)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sbatch.path)
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let arguments = ["extract", "refused.json5", "--launcher", "slurm", "--partition", "nosuch", "--output", "job"]
+
+        let refused = try CommandLineTool.run(arguments, in: directory.url, environment: ["PATH": path])
+        #expect(refused.status == 1, "\(refused.errorOutput)")
+        #expect(refused.errorOutput.contains("extraction not submitted: sbatch refused \(directory.file("job").path)/extract.sbatch; "
+            + "once the cause below is fixed, the same command submits again into it"), "\(refused.errorOutput)")
+        #expect(refused.errorOutput.contains("invalid partition specified: nosuch"), "\(refused.errorOutput)")
+
+        // Into the same folder: refused again, for the same reason, not for a folder that is not empty.
+        let again = try CommandLineTool.run(arguments, in: directory.url, environment: ["PATH": path])
+        #expect(again.status == 1 && again.errorOutput.contains("invalid partition specified: nosuch"), "\(again.errorOutput)")
+        #expect(!again.errorOutput.contains("not empty"), "\(again.errorOutput)")
+
+        // A folder with anything else in it is still refused.
+        try Data("x".utf8).write(to: directory.file("job/logs/1_0.out"))
+        let used = try CommandLineTool.run(arguments, in: directory.url, environment: ["PATH": path])
+        #expect(used.status == 1 && used.errorOutput.contains("the extraction job folder is not empty"), "\(used.errorOutput)")
+    }
 }
