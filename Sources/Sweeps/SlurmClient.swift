@@ -118,6 +118,32 @@ public struct SlurmClient: Sendable {
         return Self.accountedTasks(output)
     }
 
+    /// The most CPUs and memory (MB) any one node of `partitions` has (`sinfo --Node`), or of the
+    /// cluster's default partition when `partitions` is nil; nil when `sinfo` is missing or fails,
+    /// or lists no node of them. A job asking more than that per task pends for ever
+    /// (`PartitionConfig`) on clusters that do not refuse it at submission.
+    /// - Parameter partitions: `--partition`'s value: one name or several, comma-separated.
+    public func largestNode(partitions: String?) -> (cpus: Int, memoryMB: Int)? {
+        guard let output = try? run("sinfo", ["--Node", "--noheader", "--format=%P|%c|%m"]) else { return nil }
+        return Self.largestNode(sinfo: output, partitions: partitions)
+    }
+
+    /// Parses `sinfo --Node --noheader --format=%P|%c|%m` (`debug*|2|24000`, the default
+    /// partition starred; one line per node and partition) for ``largestNode(partitions:)``.
+    static func largestNode(sinfo output: String, partitions: String?) -> (cpus: Int, memoryMB: Int)? {
+        let wanted = partitions.map { Set($0.split(separator: ",").map(String.init)) }
+        var largest: (cpus: Int, memoryMB: Int)?
+        for line in output.split(separator: "\n") {
+            let fields = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count == 3, let cpus = Int(fields[1]), let memory = Int(fields[2]) else { continue }
+            let isDefault = fields[0].hasSuffix("*")
+            let name = isDefault ? String(fields[0].dropLast()) : fields[0]
+            guard wanted.map({ $0.contains(name) }) ?? isDefault else { continue }
+            largest = (max(largest?.cpus ?? 0, cpus), max(largest?.memoryMB ?? 0, memory))
+        }
+        return largest
+    }
+
     /// Parses `sacct --parsable2 --format=JobID,State,ExitCode,NodeList` output: one line per
     /// job, `12_3|TIMEOUT|0:15|node4`. Pending ranges (`12_[4-9]`) and lines of other shapes are
     /// skipped.

@@ -184,6 +184,20 @@ public struct SlurmJobScript: Equatable, Sendable {
         return nil
     }
 
+    /// The megabytes of a `--mem` value (`8G`, `4000M`, `4000`, `1T`, `500K`; no suffix means
+    /// megabytes, sbatch(1)), or nil for `0` (all of a node's memory) and anything else.
+    public static func memoryMegabytes(_ text: String) -> Int? {
+        let units: [Character: Double] = ["K": 1.0 / 1024, "M": 1, "G": 1024, "T": 1024 * 1024]
+        var digits = Substring(text)
+        var scale = 1.0
+        if let last = text.last?.uppercased().first, let unit = units[last] {
+            digits = text.dropLast()
+            scale = unit
+        }
+        guard let value = Int(digits), value > 0 else { return nil }
+        return Int((Double(value) * scale).rounded(.up))
+    }
+
     /// Why `argument` may not be an extra `sbatch` argument, or nil when it may: it sets an
     /// option the script sets itself (``ownedOptions``), or is not one option (`-` first, one line).
     public static func problem(withExtraArgument argument: String) -> String? {

@@ -35,6 +35,26 @@ public struct SlurmLauncher {
         folder.appendingPathComponent(folderName).appendingPathComponent("submission-\(number).sbatch")
     }
 
+    /// What the options ask of one node that no node of their partition has
+    /// (``SlurmClient/largestNode(partitions:)``): such tasks would pend for ever
+    /// (`PartitionConfig`) where the cluster does not refuse them. Empty when they fit, or when
+    /// `sinfo` cannot tell.
+    /// - Parameter cpusPerTask: The tasks' `--cpus-per-task`, the default applied.
+    public func resourceWarnings(cpusPerTask: Int) -> [String] {
+        guard let node = client.largestNode(partitions: options.partition) else { return [] }
+        let partition = options.partition.map { "partition \($0)" } ?? "the default partition"
+        var warnings: [String] = []
+        if cpusPerTask > node.cpus {
+            warnings.append("warning: each task asks \(cpusPerTask) CPUs (--cpus-per-task), and no node of \(partition) has more "
+                + "than \(node.cpus) (sinfo): the tasks will pend (PartitionConfig) unless the cluster refuses them")
+        }
+        if let memory = options.memory, let megabytes = SlurmJobScript.memoryMegabytes(memory), megabytes > node.memoryMB {
+            warnings.append("warning: each task asks \(memory) of memory (--mem), and no node of \(partition) has more than "
+                + "\(node.memoryMB) MB (sinfo): the tasks will pend (PartitionConfig) unless the cluster refuses them")
+        }
+        return warnings
+    }
+
     /// Submits the unfinished trials of the prepared sweep in `folder`.
     /// - Returns: The submission, or nil when every trial has finished or is queued already.
     /// - Throws: ``SlurmClient/SlurmError`` when Slurm refuses; `SweepError` for the folder; an
@@ -74,6 +94,7 @@ public struct SlurmLauncher {
             taskCount: tasks.count, options: options, defaultCPUsPerTask: record.base.training.threads)
         let scriptURL = Self.scriptURL(number: number, in: folder)
         try AtomicFile.write(script.text, to: scriptURL)
+        resourceWarnings(cpusPerTask: options.cpusPerTask ?? max(record.base.training.threads, 1)).forEach(log)
         let arrayID = try client.submit(scriptURL)
         // The array is recorded as soon as it is queued, so that status and the next submission
         // know its tasks even if the report job is refused.

@@ -98,9 +98,11 @@ enum ExtractCommand: Subcommand {
         let folder = try parsed.value(of: output).map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? SweepRunner.newFolder(for: plan, prefix: "extract-")
         let count = min(try parsed.value(of: shards) ?? videos.videos.count, videos.videos.count, SlurmJobScript.maxArrayTasks)
+        let launcher = SlurmLauncher(options: options, executable: executable)
+        launcher.resourceWarnings(cpusPerTask: options.cpusPerTask ?? 1).forEach { Console.progress($0) }
         let record: SlurmExtractionRecord
         do {
-            record = try SlurmLauncher(options: options, executable: executable)
+            record = try launcher
                 .submitExtraction(manifest: manifest, shards: count, jobFolder: folder, name: "actionlab-\(plan.base.name)-extract")
         } catch let error as SlurmClient.SlurmError {
             // Nothing is queued; the folder holds the refused script, and a new submission may use it again.

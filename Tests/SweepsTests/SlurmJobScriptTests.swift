@@ -141,4 +141,47 @@ import Testing
         #expect(SweepStatus.endedState(recorded: (1, "vm"), accounted: nil) == "exit 1 on vm")
         #expect(SweepStatus.endedState(recorded: nil, accounted: nil) == "ended without an exit status")
     }
+
+    /// `sinfo --Node` lines give the largest node of the partitions asked for, or of the default
+    /// (starred) one; the launcher warns of a task larger than it (trial 5: `--cpus-per-task 64`
+    /// pended for ever without a word).
+    @Test func theLargestNodeOfAPartitionBoundsWhatATaskMayAsk() throws {
+        let lines = """
+            debug*|2|24000
+            debug*|4|16000
+            gpu|64|512000
+            gpu|32|256000
+            """
+        #expect(SlurmClient.largestNode(sinfo: lines, partitions: nil).map { [$0.cpus, $0.memoryMB] } == [4, 24000])
+        #expect(SlurmClient.largestNode(sinfo: lines, partitions: "gpu").map { [$0.cpus, $0.memoryMB] } == [64, 512000])
+        #expect(SlurmClient.largestNode(sinfo: lines, partitions: "debug,gpu").map { [$0.cpus, $0.memoryMB] } == [64, 512000])
+        #expect(SlurmClient.largestNode(sinfo: lines, partitions: "nosuch") == nil)
+
+        #expect(SlurmJobScript.memoryMegabytes("4000") == 4000)
+        #expect(SlurmJobScript.memoryMegabytes("4000M") == 4000)
+        #expect(SlurmJobScript.memoryMegabytes("8G") == 8192)
+        #expect(SlurmJobScript.memoryMegabytes("1t") == 1_048_576)
+        #expect(SlurmJobScript.memoryMegabytes("512K") == 1)
+        #expect(SlurmJobScript.memoryMegabytes("0") == nil)  // all of a node's memory
+        #expect(SlurmJobScript.memoryMegabytes("lots") == nil)
+
+        let scratch = try TemporaryDirectory(prefix: "sinfo")
+        let fake = scratch.url.appendingPathComponent("sinfo")
+        try Data("#!/bin/sh\nprintf 'debug*|2|24000\\n'\n".utf8).write(to: fake)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        let client = SlurmClient(searchPath: scratch.url.path)
+        let fits = SlurmLauncher(options: .init(memory: "8G"), executable: URL(fileURLWithPath: "/bin/true"), client: client)
+        #expect(fits.resourceWarnings(cpusPerTask: 2).isEmpty)
+        let large = SlurmLauncher(options: .init(memory: "64G"), executable: URL(fileURLWithPath: "/bin/true"), client: client)
+        let warnings = large.resourceWarnings(cpusPerTask: 64)
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.first?.contains("each task asks 64 CPUs (--cpus-per-task), and no node of the default partition has more than 2") == true,
+                "\(warnings)")
+        #expect(warnings.last?.contains("asks 64G of memory (--mem), and no node of the default partition has more than 24000 MB") == true,
+                "\(warnings)")
+        // Without sinfo, nothing is said.
+        let blind = SlurmLauncher(options: .init(), executable: URL(fileURLWithPath: "/bin/true"),
+                                  client: SlurmClient(searchPath: scratch.url.appendingPathComponent("none").path))
+        #expect(blind.resourceWarnings(cpusPerTask: 64).isEmpty)
+    }
 }
