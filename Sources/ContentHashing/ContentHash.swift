@@ -5,33 +5,59 @@ import Foundation
 /// Computed with OpenSSL's EVP interface (FIPS 180-4 SHA-256). Rendered as 64 lowercase
 /// hexadecimal digits, the same text `sha256sum` prints.
 public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
-    /// The digest as 64 lowercase hexadecimal digits.
-    public let hexDigest: String
+    // The 32 bytes as four big-endian words, inline: a hash allocates nothing, and the
+    // file-identity index keeps one per source file. (Concrete code only: a generic or a tuple
+    // here is resolved at run time in the callers' modules, which costs more than the hash.)
+    private var words: SIMD4<UInt64>
 
-    package init<Bytes: Sequence>(digest: Bytes) where Bytes.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
+    /// The first 32 bytes of `digest` (a SHA-256 digest has exactly 32; missing bytes are zero).
+    package init(digest: ArraySlice<UInt8>) {
+        words = .zero
+        for offset in 0..<min(32, digest.count) {
+            words[offset / 8] |= UInt64(digest[digest.startIndex + offset]) << (56 - 8 * UInt64(offset % 8))
         }
-        hexDigest = String(decoding: text, as: UTF8.self)
+    }
+
+    /// The first 32 bytes of `digest`.
+    package init(digest: [UInt8]) {
+        self.init(digest: digest[...])
     }
 
     /// Adopts a digest read back from storage.
     /// - Throws: ``ContentHashError/notAHexDigest(_:)`` unless `hexDigest` is 64 lowercase hex digits.
     public init(hexDigest: String) throws {
         guard Self.isHexDigest(hexDigest) else { throw ContentHashError.notAHexDigest(hexDigest) }
-        self.hexDigest = hexDigest
+        func value(_ digit: UInt8) -> UInt8 { digit <= 57 ? digit - 48 : digit - 87 }
+        let digits = Array(hexDigest.utf8)
+        self.init(digest: (0..<32).map { value(digits[2 * $0]) << 4 | value(digits[2 * $0 + 1]) })
+    }
+
+    /// Byte `index` (0 to 31) of the digest.
+    private func byte(_ index: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: words[index / 8] >> (56 - 8 * UInt64(index % 8)))
+    }
+
+    /// The digest as 64 lowercase hexadecimal digits (what `sha256sum` prints).
+    public var hexDigest: String {
+        String(unsafeUninitializedCapacity: 64) { text in
+            for index in 0..<32 {
+                let value = byte(index)
+                let high = value >> 4, low = value & 0x0f
+                text[2 * index] = high < 10 ? 48 + high : 87 + high
+                text[2 * index + 1] = low < 10 ? 48 + low : 87 + low
+            }
+            return 64
+        }
     }
 
     public var description: String { hexDigest }
 
-    /// The 32 bytes of the digest (from ``hexDigest``, which the initializers keep valid).
-    package var digestBytes: [UInt8] {
-        func value(_ digit: UInt8) -> UInt8 { digit <= 57 ? digit - 48 : digit - 87 }
-        let digits = Array(hexDigest.utf8)
-        return stride(from: 0, to: digits.count - 1, by: 2).map { value(digits[$0]) << 4 | value(digits[$0 + 1]) }
+    /// The 32 bytes of the digest.
+    package var digestBytes: [UInt8] { (0..<32).map(byte) }
+
+    /// Appends the 32 bytes of the digest to `bytes`.
+    package func appendDigest(to bytes: inout [UInt8]) {
+        for index in 0..<32 { bytes.append(byte(index)) }
     }
 
     /// SHA-256 of `data`.

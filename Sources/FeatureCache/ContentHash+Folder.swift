@@ -18,14 +18,16 @@ extension ContentHash {
     /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` if the folder or a file
     ///   cannot be read, ``ContentHashError/cryptoFailure(function:)`` if OpenSSL fails.
     public static func sha256(ofFolderAt url: URL, fileExtension: String) throws -> ContentHash {
-        try sha256(ofFolderAt: url, fileExtension: fileExtension) { path, _ in try sha256(ofFileAt: URL(fileURLWithPath: path)) }
+        try sha256(ofFolderAt: url, fileExtension: fileExtension) { path, _, _ in try sha256(ofFileAt: URL(fileURLWithPath: path)) }
     }
 
     /// The folder hash of ``sha256(ofFolderAt:fileExtension:)`` with each file's hash given by
-    /// `fileHash`, called with the file's path (the folder's standardized path, `/`, its name)
-    /// and its name.
+    /// `fileHash`, called with the file's path (the folder's standardized path, `/`, its name),
+    /// its name, and the file as a name in the open folder (nil when the folder could not be
+    /// opened: the path alone then names it).
     static func sha256(
-        ofFolderAt url: URL, fileExtension: String, fileHash: (_ path: String, _ name: String) throws -> ContentHash
+        ofFolderAt url: URL, fileExtension: String,
+        fileHash: (_ path: String, _ name: String, _ entry: FolderEntry?) throws -> ContentHash
     ) throws -> ContentHash {
         let names: [String]
         // `name.<extension>` with a non-empty name, as `NSString.pathExtension` reads it.
@@ -39,9 +41,12 @@ extension ContentHash {
         }
         let folder = url.standardizedFileURL.path
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if descriptor >= 0 { close(descriptor) } }
         var listing = ""
         for name in names {
-            listing += "\(name)\t\(try fileHash(prefix + name, name).hexDigest)\n"
+            let entry = descriptor >= 0 ? FolderEntry(folder: descriptor, name: name) : nil
+            listing += "\(name)\t\(try fileHash(prefix + name, name, entry).hexDigest)\n"
         }
         return try sha256(of: listing)
     }

@@ -38,7 +38,7 @@ extension FileIdentityIndex {
             append(record.identity.inode)
             append(record.identity.device)
             append(record.hashedAt)
-            body += record.hash.digestBytes
+            record.hash.appendDigest(to: &body)
         }
         var header = magic
         withUnsafeBytes(of: formatVersion.littleEndian) { header.append(contentsOf: $0) }

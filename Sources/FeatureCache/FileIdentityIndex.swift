@@ -88,20 +88,21 @@ public final class FileIdentityIndex: @unchecked Sendable {
     /// - Parameter keep: If given, a file the index does not know and of at most
     ///   ``HashedFolder/largestKeptFile`` bytes is read whole and its bytes passed to `keep`
     ///   (read once for the hash and for an importer); else it is hashed in chunks.
-    private func contentHash(atPath path: String, keep: ((Data) -> Void)? = nil) throws -> ContentHash {
+    /// - Parameter entry: The file as a name in an open folder (``WholeFile/read(atPath:entry:largest:)``).
+    private func contentHash(atPath path: String, entry: FolderEntry? = nil, keep: ((Data) -> Void)? = nil) throws -> ContentHash {
         let known = record(for: path)
         // A file the index does not know is opened at once, its identity taken from the open file
         // (no `stat` of the path: on a first import that is one path lookup less per file).
         if known == nil, let keep {
             let started = Self.now()
-            if let file = try WholeFile.read(atPath: path, largest: HashedFolder.largestKeptFile) {
+            if let file = try WholeFile.read(atPath: path, entry: entry, largest: HashedFolder.largestKeptFile) {
                 let hash = try ContentHash.sha256(of: file.bytes)
                 remember(path, hash: hash, before: file.before, after: file.after, hashedAt: started)
                 keep(file.bytes)
                 return hash
             }
         }
-        guard let before = FileIdentity(path: path) else { return try ContentHash.sha256(ofFileAt: URL(fileURLWithPath: path)) }
+        guard let before = FileIdentity(path: path, entry: entry) else { return try ContentHash.sha256(ofFileAt: URL(fileURLWithPath: path)) }
         if let known, known.identity == before, known.isTrusted(margin: racyMargin) {
             lock.withLock { hitCount += 1 }
             return known.hash
@@ -109,7 +110,8 @@ public final class FileIdentityIndex: @unchecked Sendable {
         let started = Self.now()
         let hash: ContentHash
         let after: FileIdentity?
-        if let keep, before.size <= HashedFolder.largestKeptFile, let file = try WholeFile.read(atPath: path, largest: HashedFolder.largestKeptFile) {
+        if let keep, before.size <= HashedFolder.largestKeptFile,
+           let file = try WholeFile.read(atPath: path, entry: entry, largest: HashedFolder.largestKeptFile) {
             hash = try ContentHash.sha256(of: file.bytes)
             after = file.after
             keep(file.bytes)
@@ -138,7 +140,7 @@ public final class FileIdentityIndex: @unchecked Sendable {
     /// ``contentHash(ofFileAt:)``.
     /// - Throws: As ``ContentHash/sha256(ofFolderAt:fileExtension:)``.
     public func contentHash(ofFolderAt url: URL, fileExtension: String) throws -> ContentHash {
-        try ContentHash.sha256(ofFolderAt: url, fileExtension: fileExtension) { path, _ in try contentHash(atPath: path) }
+        try ContentHash.sha256(ofFolderAt: url, fileExtension: fileExtension) { path, _, entry in try contentHash(atPath: path, entry: entry) }
     }
 
     /// ``contentHash(ofFolderAt:fileExtension:)``, keeping the bytes of the files it had to read,
@@ -155,12 +157,12 @@ public final class FileIdentityIndex: @unchecked Sendable {
     public func hashFolder(at url: URL, fileExtension: String) throws -> HashedFolder {
         var kept: [String: Data] = [:]
         var keptBytes = 0
-        let hash = try ContentHash.sha256(ofFolderAt: url, fileExtension: fileExtension) { path, name in
+        let hash = try ContentHash.sha256(ofFolderAt: url, fileExtension: fileExtension) { path, name, entry in
             let keep: ((Data) -> Void)? = keptBytes < HashedFolder.keptBytesLimit ? { bytes in
                 keptBytes += bytes.count
                 kept[name] = bytes
             } : nil
-            return try contentHash(atPath: path, keep: keep)
+            return try contentHash(atPath: path, entry: entry, keep: keep)
         }
         return HashedFolder(hash: hash, readFiles: kept)
     }
@@ -190,9 +192,15 @@ public final class FileIdentityIndex: @unchecked Sendable {
     public func save() throws {
         try lock.withLock {
             guard !added.isEmpty else { return }
-            // A damaged or unreadable file on disk is simply replaced.
-            var merged = (try? Self.decode(Data(contentsOf: url), file: url.path)) ?? [:]
-            merged.merge(added) { _, ours in ours }
+            // A damaged or unreadable file on disk is simply replaced; with none (a first import),
+            // the records made here are the index.
+            var merged: [String: Record]
+            if FileManager.default.fileExists(atPath: url.path), let saved = try? Self.decode(Data(contentsOf: url), file: url.path) {
+                merged = saved
+                merged.merge(added) { _, ours in ours }
+            } else {
+                merged = added
+            }
             do {
                 try AtomicFile.write(Self.encode(merged), to: url)
             } catch let error as AtomicFileError {

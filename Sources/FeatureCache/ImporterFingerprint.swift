@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What produced a cache entry's sequences: importer name, its version and its settings.
 ///
@@ -27,6 +28,22 @@ public struct ImporterFingerprint: Hashable, Sendable, Codable {
     /// separators inside values from colliding). This is the `fingerprint` attribute of a cache
     /// file and the text hashed into its key.
     public var canonicalString: String {
+        // A source's entries all share one fingerprint: encode it once (a `JSONEncoder` costs tens
+        // of microseconds, twice per entry otherwise).
+        if let known = Self.encoded.withLock({ $0[self] }) { return known }
+        let text = encodedCanonically
+        Self.encoded.withLock { encoded in
+            if encoded.count >= 256 { encoded.removeAll(keepingCapacity: true) }
+            encoded[self] = text
+        }
+        return text
+    }
+
+    /// Canonical texts already made, by fingerprint.
+    private static let encoded = Mutex<[ImporterFingerprint: String]>([:])
+
+    /// ``canonicalString``, encoded.
+    private var encodedCanonically: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a struct of strings cannot fail; the fallback keeps this non-throwing.

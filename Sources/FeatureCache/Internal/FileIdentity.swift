@@ -16,6 +16,15 @@ struct FileIdentity: Equatable {
         self.init(info)
     }
 
+    /// The identity of the file `path`, looked up as `entry` when given (`fstatat(2)` in the open
+    /// folder: one path component instead of every one of `path`'s), or nil if that fails.
+    init?(path: String, entry: FolderEntry?) {
+        guard let entry else { self.init(path: path); return }
+        var info = stat()
+        guard fstatat(entry.folder, entry.name, &info, 0) == 0 else { return nil }
+        self.init(info)
+    }
+
     /// The identity of the open file `descriptor`, or nil if `fstat(2)` fails.
     init?(descriptor: Int32) {
         var info = stat()

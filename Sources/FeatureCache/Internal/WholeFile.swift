@@ -15,11 +15,13 @@ enum WholeFile {
     /// bytes when opened or `fstat` cannot say how large it is.
     /// - Parameters:
     ///   - path: An absolute path.
+    ///   - entry: The same file as an open folder and a name in it, opened with `openat(2)`,
+    ///     which looks up one path component instead of every one of `path`'s; nil opens `path`.
     ///   - largest: The largest file to read whole, in bytes.
     /// - Throws: ``FeatureCacheError/cannotReadSource(path:reason:)`` with the system's reason if
     ///   the file cannot be opened or read.
-    static func read(atPath path: String, largest: Int64) throws -> Contents? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    static func read(atPath path: String, entry: FolderEntry? = nil, largest: Int64) throws -> Contents? {
+        let descriptor = entry.map { openat($0.folder, $0.name, O_RDONLY | O_CLOEXEC) } ?? open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FeatureCacheError.cannotReadSource(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
         guard let before = FileIdentity(descriptor: descriptor), before.size <= largest else { return nil }
@@ -43,4 +45,12 @@ enum WholeFile {
         bytes.count = count
         return Contents(bytes: bytes, before: before, after: FileIdentity(descriptor: descriptor))
     }
+}
+
+/// A file as a name in a folder open for the duration of a call (`open(2)` with `O_DIRECTORY`).
+struct FolderEntry {
+    /// The folder's descriptor.
+    var folder: Int32
+    /// The file's name in it.
+    var name: String
 }
