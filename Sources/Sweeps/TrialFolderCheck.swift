@@ -12,7 +12,7 @@ import Training
 ///
 /// A finished trial folder holds its completion marker `complete.json` (a ``TrialOutcome``,
 /// written last), `config.json` (a ``TrialConfigurationFile``), `provenance.json` and
-/// `metrics.json` (JSON objects), and `weights.h5` unless the trial diverged
+/// `metrics.json` (a ``Provenance`` and a ``TrialMetrics``), and `weights.h5` unless the trial diverged
 /// (``TrialOutcome/diverged``). The check reads the marker and the three JSON files whole and opens
 /// `weights.h5` far enough to read its superblock and root attributes
 /// (``Checkpoint/openingProblem(at:)``); the tensors' checksums are verified when they are loaded.
@@ -29,14 +29,15 @@ public struct TrialFolderCheck: Sendable {
         /// ``TrialOutcome``: the reason, with file, line and column when it is a parse error.
         case unreadableMarker(String)
         /// A JSON file that cannot be read or does not decode (`config.json` as the trial's
-        /// configuration, `provenance.json` and `metrics.json` as JSON objects): its name, and
+        /// configuration, `provenance.json` as a ``Provenance``, `metrics.json` as a
+        /// ``TrialMetrics``, as `export` and `compare` read them): its name, and
         /// the reason with file, line and column.
         case unreadableJSON(file: String, reason: String)
         /// `weights.h5` does not open (``Checkpoint/openingProblem(at:)``: truncated, not HDF5) or,
         /// checked with its tensors, one of them fails its Fletcher-32 checksum: why.
         case unreadableWeights(String)
         /// A file that reads but disagrees with the completion marker (`config.json` of another
-        /// seed or trial, `metrics.json` with other scores, `weights.h5` of another seed or trial):
+        /// seed or trial, `provenance.json` of another seed, `metrics.json` with other scores, `weights.h5` of another seed or trial):
         /// its name and the disagreement. The marker is what the leaderboard ranks by and
         /// `metrics.json` what `export` chooses by, so an edit to either would change a result.
         case inconsistent(file: String, reason: String)
@@ -108,6 +109,7 @@ public struct TrialFolderCheck: Sendable {
         if !absent.isEmpty { problems.append(.missing(absent)) }
         var configuration: TrialConfigurationFile?
         var metrics: TrialMetrics?
+        var provenance: Provenance?
         for file in Self.jsonFileNames where !absent.contains(file) {
             do {
                 let data = try Self.read(file, in: folder, name: name)
@@ -115,7 +117,7 @@ public struct TrialFolderCheck: Sendable {
                 switch file {
                 case "config.json": configuration = try JSONDocument.decode(TrialConfigurationFile.self, from: data, filePath: path)
                 case "metrics.json": metrics = try JSONDocument.decode(TrialMetrics.self, from: data, filePath: path)
-                default: _ = try JSONDocument.decode(AnyJSONObject.self, from: data, filePath: path)
+                default: provenance = try JSONDocument.decode(Provenance.self, from: data, filePath: path)
                 }
             } catch {
                 problems.append(.unreadableJSON(file: file, reason: "\(error)"))
@@ -127,6 +129,10 @@ public struct TrialFolderCheck: Sendable {
             }
             if let metrics, let reason = Self.disagreement(of: metrics, with: outcome) {
                 problems.append(.inconsistent(file: "metrics.json", reason: reason))
+            }
+            if let provenance, provenance.seed != outcome.seed {
+                problems.append(.inconsistent(file: Provenance.fileName,
+                                              reason: "seed \(provenance.seed), where complete.json says seed \(outcome.seed)"))
             }
         }
         if weightsExpected, !absent.contains(Self.weightsName) {
@@ -150,17 +156,6 @@ public struct TrialFolderCheck: Sendable {
             }
         }
         self.problems = problems
-    }
-
-    /// Any JSON object, its members unread.
-    private struct AnyJSONObject: Decodable {
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-        init(from decoder: Decoder) throws { _ = try decoder.container(keyedBy: Key.self) }
     }
 
     /// How `config.json` disagrees with the marker, or nil.

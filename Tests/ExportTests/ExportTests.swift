@@ -6,6 +6,7 @@ import Foundation
 import Manifest
 import Models
 import NeuralNetwork
+import Reports
 import Sweeps
 import SyntheticData
 import Testing
@@ -34,7 +35,9 @@ import Training
                 // A configuration that decodes, as a finished trial's must (TrialFolderCheck).
                 let configuration = String(decoding: try JSONEncoder().encode(ExperimentConfiguration.defaults), as: UTF8.self)
                 try Data(#"{"seed": 1, "trial": "x", "configuration": \#(configuration)}"#.utf8).write(to: url)
-            case "provenance.json": try Data("{}".utf8).write(to: url)
+            case "provenance.json":
+                // Provenance that decodes, as a finished trial's must (TrialFolderCheck), of the marker's seed.
+                try JSONEncoder().encode(Provenance.current(seed: 1, data: [])).write(to: url)
             case TrialRunner.completionMarker:
                 // The marker repeats metrics.json's headline scores, as a trial writes them (TrialFolderCheck compares them).
                 func marker(_ accuracy: Double, _ loss: Double) -> String {

@@ -128,8 +128,11 @@ import Training
     /// complete.json's (export chose by one, the leaderboard ranked by the other), and a
     /// `labels` attribute of `weights.h5` put in another order (it relabeled every prediction;
     /// HDF5 has no checksum for attributes, `metadata_sha256` is the checkpoint's own).
+    /// A `provenance.json` that is JSON but not provenance (`{}`: export and compare could not
+    /// read it, while run and status called the trial finished; trial 6) or of another seed is
+    /// damage too.
     @Test(arguments: ["{", nil, "metrics.json", "weights.h5", "config.json", "flipped weights.h5", "edited metrics.json",
-                      "relabeled weights.h5"])
+                      "relabeled weights.h5", "emptied provenance.json", "reseeded provenance.json"])
     func damagedCompletionMarkerIsSetAsideAndTheTrialTrainedAgain(damage: String?) throws {
         let scratch = try TemporaryDirectory(prefix: "damaged-marker")
         let plan = try SweepLimitsTests.plan(scratch: scratch.url, learningRate: 1e-3)
@@ -168,6 +171,12 @@ import Training
             var metrics = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: [String: Any]])
             metrics["test"]?["accuracy"] = 0.01
             try JSONSerialization.data(withJSONObject: metrics).write(to: url)
+        case "emptied provenance.json": try Data("{}".utf8).write(to: folder.appendingPathComponent("provenance.json"))
+        case "reseeded provenance.json":
+            let url = folder.appendingPathComponent("provenance.json")
+            var provenance = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            provenance["seed"] = 99
+            try JSONSerialization.data(withJSONObject: provenance).write(to: url)
         case let marker?: try Data(marker.utf8).write(to: markerURL)
         case nil: try FileManager.default.removeItem(at: markerURL)
         }
@@ -193,6 +202,8 @@ import Training
         if damage == "weights.h5" { #expect(line.contains("truncated"), "HDF5's reason: \(line)") }
         if damage == "config.json" { #expect(line.contains("config.json:3:"), "the line of the damage: \(line)") }
         if damage == "relabeled weights.h5" { #expect(line.contains("were changed after it was written"), "\(line)") }
+        if damage == "emptied provenance.json" { #expect(line.contains("missing key 'actionlab_version'"), "\(line)") }
+        if damage == "reseeded provenance.json" { #expect(line.contains("seed 99, where complete.json says seed"), "\(line)") }
         let damaged = try FileManager.default.contentsOfDirectory(
             atPath: scratch.url.appendingPathComponent(TrialRunner.damagedFoldersName).path)
         #expect(damaged.count == 1 && damaged[0].hasPrefix(trial.id))
