@@ -64,7 +64,7 @@ extension LauncherConfiguration: ManifestSection {
                     "Slurm: each array task's time limit, as `sbatch --time` (`MM`, `HH:MM:SS`, `D-HH`; `--time`); default: the partition's"),
             Setting("cpusPerTask", \.slurm.cpusPerTask, .optional(.integer(.atLeast(1))),
                     "Slurm: CPUs of each array task (`--cpus-per-task`); default `training.threads` for trials, 1 for extraction"),
-            Setting("memory", \.slurm.memory, .optional(oneLine), "Slurm: `sbatch --mem`, such as `\"8G\"` (`--mem`); default: the partition's"),
+            Setting("memory", \.slurm.memory, .optional(memorySize), "Slurm: `sbatch --mem`, such as `\"8G\"` (`--mem`); default: the partition's"),
             Setting("maxParallel", \.slurm.maxParallel, .optional(.integer(.atLeast(1))),
                     "Slurm: at most this many array tasks at once, the array's `%K` (`--max-parallel`); default: no limit"),
             Setting("trialsPerTask", \.slurm.trialsPerTask, .optional(.integer(.atLeast(1))),
@@ -88,23 +88,25 @@ extension LauncherConfiguration: ManifestSection {
 
     /// A task time limit in `sbatch --time`'s forms, of more than two minutes.
     private static var timeLimit: SettingKind<String> {
-        SettingKind(
-            type: "string", bounds: "MM, HH:MM:SS, D-HH…, more than 2 minutes", describe: { JSONStringEscaping.quoted($0) }
-        ) { node in
-            guard let text = node.string() else { return nil }
-            if let problem = SlurmJobScript.problem(withTimeLimit: text) {
-                node.report("\(problem), found \(JSONStringEscaping.quoted(text))")
-                return nil
-            }
-            return text
-        }
+        checkedText(bounds: "MM, HH:MM:SS, D-HH…, more than 2 minutes", SlurmJobScript.problem(withTimeLimit:))
+    }
+
+    /// Memory in `sbatch --mem`'s form: `8G`, `4000M`, `4000` (megabytes), or `0`.
+    private static var memorySize: SettingKind<String> {
+        checkedText(bounds: "a size such as `8G` or `4000M`, or `0`", SlurmJobScript.problem(withMemory:))
     }
 
     /// One `sbatch` option: one line starting with `-`.
     private static var sbatchArgument: SettingKind<String> {
-        SettingKind(type: "string", bounds: "an sbatch option, such as `--account=lab`, not one the launcher sets", describe: { JSONStringEscaping.quoted($0) }) { node in
+        checkedText(bounds: "an sbatch option, such as `--account=lab`, not one the launcher sets",
+                    SlurmJobScript.problem(withExtraArgument:))
+    }
+
+    /// A string that `problem` finds nothing wrong with; what it finds is reported at the setting.
+    private static func checkedText(bounds: String, _ problem: @escaping (String) -> String?) -> SettingKind<String> {
+        SettingKind(type: "string", bounds: bounds, describe: { JSONStringEscaping.quoted($0) }) { node in
             guard let text = node.string() else { return nil }
-            if let problem = SlurmJobScript.problem(withExtraArgument: text) {
+            if let problem = problem(text) {
                 node.report("\(problem), found \(JSONStringEscaping.quoted(text))")
                 return nil
             }

@@ -38,7 +38,11 @@ public struct SlurmAttempt: Codable, Equatable, Sendable {
         do {
             return try JSONDocument.decode(SlurmAttempt.self, from: data)
         } catch {
-            throw SweepError.slurmRecord(path: url.path, reason: "not a Slurm submission attempt written by run --launcher slurm: \(error)")
+            throw SweepError.slurmRecord(
+                path: url.path,
+                reason: "not a Slurm submission attempt written by run --launcher slurm: \(error); deleting it loses only the "
+                    + "resources of the latest submission ('actionlab run DIR' then submits with those of slurm/submissions.json, "
+                    + "or give them on the command line)")
         }
     }
 

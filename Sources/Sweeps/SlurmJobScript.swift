@@ -34,6 +34,35 @@ public struct SlurmJobScript: Equatable, Sendable {
         /// Further `sbatch` arguments, one directive each (`--account=lab`, `--qos=long`).
         public var extraArguments: [String]
 
+        /// What is wrong with these options, one message each, naming the option by its key
+        /// (`time`, `extraArguments[1]`): what `--time`, `--mem`, `--sbatch-arg` and the others
+        /// and the manifest's `launcher` section refuse. Empty when a job script may carry them;
+        /// options read back from a folder's records (``SlurmAttempt``, ``SlurmSubmission``) are
+        /// checked with it before they are submitted again.
+        public var problems: [String] {
+            var problems: [String] = []
+            for (key, value) in [("partition", partition), ("time", time), ("memory", memory)] {
+                if let value, value.isEmpty || value.contains(where: \.isNewline) {
+                    problems.append("\(key) \(SlurmJobScript.quoted(value)): expected one line of text, not empty")
+                }
+            }
+            if let time, !time.contains(where: \.isNewline), let problem = SlurmJobScript.problem(withTimeLimit: time) {
+                problems.append("time \(SlurmJobScript.quoted(time)): \(problem)")
+            }
+            if let memory, !memory.contains(where: \.isNewline), let problem = SlurmJobScript.problem(withMemory: memory) {
+                problems.append("memory \(SlurmJobScript.quoted(memory)): \(problem)")
+            }
+            for (key, value) in [("cpusPerTask", cpusPerTask), ("maxParallel", maxParallel), ("trialsPerTask", trialsPerTask)] {
+                if let value, value < 1 { problems.append("\(key) \(value): expected a whole number of at least 1") }
+            }
+            for (index, argument) in extraArguments.enumerated() {
+                if let problem = SlurmJobScript.problem(withExtraArgument: argument) {
+                    problems.append("extraArguments[\(index)] \(SlurmJobScript.quoted(argument)): \(problem)")
+                }
+            }
+            return problems
+        }
+
         public init(
             partition: String? = nil, time: String? = nil, cpusPerTask: Int? = nil, memory: String? = nil,
             maxParallel: Int? = nil, trialsPerTask: Int? = nil, extraArguments: [String] = []
@@ -196,6 +225,15 @@ public struct SlurmJobScript: Equatable, Sendable {
         }
         guard let value = Int(digits), value > 0 else { return nil }
         return Int((Double(value) * scale).rounded(.up))
+    }
+
+    /// Why `memory` cannot be `sbatch --mem`'s value, or nil when it can: a whole number with an
+    /// optional unit (`8G`, `4000M`, `4000` megabytes, `1T`, `500K`), or `0` for all of a node's
+    /// memory (sbatch(1)).
+    public static func problem(withMemory memory: String) -> String? {
+        memory == "0" || memoryMegabytes(memory) != nil
+            ? nil : "expected a whole number with an optional unit K, M, G or T, such as 8G or 4000M (megabytes without one), "
+                + "or 0 for all of a node's memory (sbatch --mem)"
     }
 
     /// Why `argument` may not be an extra `sbatch` argument, or nil when it may: it sets an

@@ -166,7 +166,11 @@ public struct SlurmSubmission: Codable, Equatable, Sendable {
         do {
             return try JSONDocument.decode([SlurmSubmission].self, from: data)
         } catch {
-            throw SweepError.slurmRecord(path: url.path, reason: "not a list of Slurm submissions written by run --launcher slurm: \(error)")
+            throw SweepError.slurmRecord(
+                path: url.path,
+                reason: "not a list of Slurm submissions written by run --launcher slurm: \(error); 'actionlab run DIR "
+                    + "--launcher local' and 'status' do without it; delete it only once no task of the sweep is queued or "
+                    + "running (squeue), since a new submission would not know which trials they hold")
         }
     }
 

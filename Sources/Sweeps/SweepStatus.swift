@@ -5,9 +5,9 @@ import Reports
 /// pending, failed, interrupted, damaged, not started or not submitted, with the Slurm job, task,
 /// state and log of its latest submission, and whether the reports are current. A trial is running
 /// when a process holds its claim (``TrialClaim``), whatever launched it, or its Slurm task runs
-/// and it is the task's current trial; it is interrupted when no process runs it and a killed run
-/// (a local one, or a Slurm task ended by `TERM`: `scancel`, its time limit, preemption) left its
-/// checkpoint, from which the next run resumes. A finished trial is credited to a Slurm task only
+/// and it is the task's current trial; it is interrupted when no process runs it and a killed
+/// local run left its checkpoint, from which the next run resumes, or its Slurm task was ended by
+/// `TERM` (`scancel`, its time limit, preemption; failed for a time-out before the first checkpoint). A finished trial is credited to a Slurm task only
 /// when its `provenance.json` says that task trained it. It is damaged when its folder
 /// `trials/<id>` exists without a readable `complete.json` (``TrialRunner/damage(of:in:)``); the
 /// next run sets that folder aside and trains the trial again.
@@ -61,6 +61,12 @@ public struct SweepStatus: Sendable {
     /// The job script of the folder's latest submission when `sbatch` refused it
     /// (``SlurmAttempt/refusedScript(given:in:)``), or nil.
     public var refusedScript: URL?
+    /// What is wrong with the folder's Slurm records (`slurm/submissions.json`,
+    /// `slurm/attempt.json`) that cannot be read, one message each naming the file; the trials are
+    /// then shown as their folders alone say.
+    public var damagedRecords: [String]
+    /// The sweep folder.
+    public var folder: URL
 
     /// Reads the folder and asks Slurm about its submissions' tasks: `squeue` for the live ones,
     /// `sacct` (when the cluster keeps accounting) for the ended ones.
@@ -69,7 +75,24 @@ public struct SweepStatus: Sendable {
     ///   printed that error alone, nothing of the trials).
     public init(folder: URL, client: SlurmClient = SlurmClient()) throws {
         let record = try SweepRecord(folder: folder)
-        let submissions = try SlurmSubmission.all(in: folder)
+        // A damaged Slurm record is noted, not fatal: the trials' own folders still say where they stand.
+        var damagedRecords: [String] = []
+        let submissions: [SlurmSubmission]
+        do {
+            submissions = try SlurmSubmission.all(in: folder)
+        } catch {
+            submissions = []
+            damagedRecords.append("\(error)")
+        }
+        let attempt: SlurmAttempt?
+        do {
+            attempt = try SlurmAttempt.latest(in: folder)
+        } catch {
+            attempt = nil
+            damagedRecords.append("\(error)")
+        }
+        self.damagedRecords = damagedRecords
+        self.folder = folder
         var queued: [SlurmClient.QueuedTask] = []
         var slurmProblem: String?
         do {
@@ -78,7 +101,6 @@ public struct SweepStatus: Sendable {
             slurmProblem = "\(error)"
         }
         self.slurmProblem = slurmProblem
-        let attempt = try SlurmAttempt.latest(in: folder)
         givenToSlurm = attempt != nil || !submissions.isEmpty
         refusedScript = attempt?.refusedScript(given: submissions, in: folder)
         let accounted = client.accounting(jobIDs: submissions.map(\.arrayJobID)) ?? [:]
@@ -137,9 +159,14 @@ public struct SweepStatus: Sendable {
                     row.state = .notStarted
                     row.slurmState = "its task ended during trial \(earlier): " + Self.endedState(recorded: ended, accounted: accounting)
                 } else if row.state != .finished {
-                    row.state = Self.endedByTerm(recorded: ended, accounted: accounting) && Self.hasCheckpoint(trial, in: folder)
-                        ? .interrupted : .failed
+                    // Stopped by TERM (scancel, preemption): interrupted, resumed from its checkpoint
+                    // or, without one yet, started afresh by the next run; nothing failed. A time-out
+                    // before the first checkpoint is a failure: the limit is too short to make progress.
+                    let term = Self.endedByTerm(recorded: ended, accounted: accounting)
+                    let checkpointed = Self.hasCheckpoint(trial, in: folder)
+                    row.state = term && (checkpointed || accounting?.state != "TIMEOUT") ? .interrupted : .failed
                     row.slurmState = Self.endedState(recorded: ended, accounted: accounting)
+                        + (term && !checkpointed ? "; no checkpoint yet, the next run starts it afresh" : "")
                 } else if ended != nil || accounting != nil {
                     row.slurmState = Self.endedState(recorded: ended, accounted: accounting)
                 }
@@ -220,8 +247,9 @@ public struct SweepStatus: Sendable {
 
     /// Whether an ended task was stopped by `TERM` (the job script records
     /// ``SlurmJobScript/terminatedStatus``, 143, when it is cancelled, reaches its time limit or is
-    /// preempted), or `sacct` says so; a trial it left with
-    /// a checkpoint is interrupted, not failed: the next submission resumes it.
+    /// preempted), or `sacct` says so; a trial it stopped is interrupted, not failed: the next
+    /// submission resumes it from its checkpoint, or starts it afresh (failed only for a time-out
+    /// before the first checkpoint).
     static func endedByTerm(recorded: (status: Int, node: String)?, accounted: SlurmClient.AccountedTask?) -> Bool {
         if let recorded { return recorded.status == SlurmJobScript.terminatedStatus }
         return ["CANCELLED", "TIMEOUT", "PREEMPTED"].contains(accounted?.state ?? "")
@@ -274,9 +302,12 @@ public struct SweepStatus: Sendable {
             lines.append("note: Slurm cannot be asked about this folder's jobs (\(slurmProblem)); the trials are shown as the "
                 + "folder records them, and those whose task has not recorded its end as unknown")
         }
-        if let refusedScript {
+        for damage in damagedRecords {
+            lines.append("note: \(damage)")
+        }
+        if let refusedScript, rows.contains(where: { $0.state != .finished }) {
             lines.append("note: sbatch refused the latest submission (\(SlurmLauncher.folderName)/\(refusedScript.lastPathComponent)); "
-                + "once the cause is fixed, 'actionlab run DIR' submits it again with the same resources, "
+                + "once the cause is fixed, 'actionlab run \(folder.path)' submits it again with the same resources, "
                 + "'--launcher local' trains the trials here")
         }
         for name in missingRecords {

@@ -84,15 +84,20 @@ enum RunCommand: Subcommand {
             }
             let outputFolder = isFolder ? target : output.map { URL(fileURLWithPath: $0, isDirectory: true) }
             let plan = isFolder ? nil : try ValidateCommand.loadPlan(target)
-            let submissions = isFolder ? try SlurmSubmission.all(in: target) : []
+            // The sweep folder: the one given, or a manifest's --output folder that exists (both resume it).
+            let existingFolder = isFolder ? target : outputFolder.flatMap { folder -> URL? in
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent(SweepRecord.fileName).path) ? folder : nil
+            }
+            // Its Slurm records, unless told to run here (which needs none of them, damaged or not).
+            let submissions = given == .local ? [] : try existingFolder.map { try SlurmSubmission.all(in: $0) } ?? []
             // The folder's latest submission to Slurm, accepted or not: its resources, and that
             // the folder was given to Slurm.
-            let attempt = isFolder ? try SlurmAttempt.latest(in: target) : nil
+            let attempt = given == .local ? nil : try existingFolder.flatMap { try SlurmAttempt.latest(in: $0) }
             let givenToSlurm = attempt != nil || !submissions.isEmpty
             // The manifest's launcher section, or that of the manifest the folder was made from.
             let manifestLauncher = plan?.launcher ?? (isFolder ? LauncherConfiguration.ofManifest(in: target) : nil)
             // --launcher, else local for --jobs and --prepare, else Slurm for a folder given to it
-            // (even if sbatch refused), else the manifest's.
+            // (even if sbatch refused; also when named by its manifest and --output), else the manifest's.
             let kind = given ?? (localOnly ? .local : nil) ?? (givenToSlurm ? .slurm : nil) ?? manifestLauncher?.kind ?? .local
             try SlurmOptions.check(kind, parsed, slurmOnly: [trialsPerTask])
             /// The runner of `target`: a new sweep of the manifest, or the folder's own.
@@ -108,12 +113,26 @@ enum RunCommand: Subcommand {
                 return runner
             }
             if kind == .slurm {
-                // The command line's options, else the manifest's launcher section, else those
-                // of the folder's latest submission (tried or accepted).
-                let base = plan?.launcher.slurm ?? attempt?.options ?? submissions.last?.options ?? manifestLauncher?.slurm
-                    ?? SlurmJobScript.Options()
+                // The command line's options, else those of the manifest's Slurm launcher section,
+                // else those of the folder's latest submission (tried or accepted), else those of
+                // the manifest the folder was made from.
+                let manifestSlurm = plan.flatMap { $0.launcher.kind == .slurm ? $0.launcher.slurm : nil }
+                let recorded: (options: SlurmJobScript.Options, file: URL)? = manifestSlurm != nil ? nil : existingFolder.flatMap { folder in
+                    attempt.map { ($0.options, SlurmAttempt.fileURL(in: folder)) }
+                        ?? submissions.last?.options.map { ($0, SlurmSubmission.fileURL(in: folder)) }
+                }
+                let base = manifestSlurm ?? recorded?.options ?? manifestLauncher?.slurm ?? SlurmJobScript.Options()
                 let options = LauncherConfiguration(kind: .slurm, slurm: base)
                     .overridden(by: givenOptions)
+                // The command line and the manifest are checked as they are read; a folder's
+                // record is checked here, before any of it goes into a job script.
+                if let recorded, !options.problems.isEmpty {
+                    throw SweepError.slurmRecord(
+                        path: recorded.file.path,
+                        reason: "the resources it records cannot go into a job script: \(options.problems.joined(separator: "; ")); "
+                            + "give others on the command line (--time, --partition, --mem, --sbatch-arg and the others replace "
+                            + "them key by key), or delete the file")
+                }
                 let executable = try SlurmOptions.executable()
                 let slurmRunner = try runner(log: Console.progress)
                 let folder = try slurmRunner.run(output: outputFolder, prepareOnly: true)

@@ -67,6 +67,9 @@ enum SlurmOptions {
         if let value = try parsed.value(of: time), let problem = SlurmJobScript.problem(withTimeLimit: value) {
             throw UsageError("\(time.declaration.spelling) '\(value)': \(problem)")
         }
+        if let value = try parsed.value(of: memory), let problem = SlurmJobScript.problem(withMemory: value) {
+            throw UsageError("\(memory.declaration.spelling) '\(value)': \(problem)")
+        }
         return SlurmJobScript.Options(
             partition: try parsed.value(of: partition), time: try parsed.value(of: time),
             cpusPerTask: try parsed.value(of: cpusPerTask), memory: try parsed.value(of: memory),

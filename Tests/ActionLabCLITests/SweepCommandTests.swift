@@ -336,6 +336,35 @@ import Testing
         #expect(partitions.count == 2, "\(calls)")
         #expect(calls.split(separator: "\n").filter { $0 == "#SBATCH --mem=3G" }.count == 2, "\(calls)")
         #expect(calls.contains("#SBATCH --time=30"), "\(calls)")
+
+        // So does the manifest with the same --output (it would train on the login node otherwise; trial 6).
+        let byManifest = try CommandLineTool.run(["run", "experiments/sweep.json5", "--output", "refused"],
+                                                 in: project.url, environment: ["PATH": path])
+        #expect(byManifest.status == 1 && byManifest.errorOutput.contains("invalid partition specified: nosuch"),
+                "stderr: \(byManifest.errorOutput)")
+        #expect(try Self.trialIDs(project.file("refused")).isEmpty)
+
+        // What the record holds is checked before it goes into a job script (trial 6: a newline
+        // in it became a shell command).
+        let attempt = project.file("refused/slurm/attempt.json")
+        try Data(#"{"number": 1, "attempted": 0, "options": {"time": "1", "extraArguments": ["--comment=x\necho injected"]}}"#.utf8)
+            .write(to: attempt)
+        let tampered = try CommandLineTool.run(["run", "refused"], in: project.url, environment: ["PATH": path])
+        #expect(tampered.status == 1, "stderr: \(tampered.errorOutput)")
+        #expect(tampered.errorOutput.contains("\(attempt.path): the resources it records cannot go into a job script: time 1:"),
+                "stderr: \(tampered.errorOutput)")
+        #expect(tampered.errorOutput.contains("extraArguments[0]"), "stderr: \(tampered.errorOutput)")
+
+        // A damaged record: status still lists the trials, with a note naming it.
+        try Data("{\"number\": ".utf8).write(to: attempt)
+        let damaged = try CommandLineTool.run(["status", "refused"], in: project.url, environment: ["PATH": path])
+        #expect(damaged.status == 0, "stderr: \(damaged.errorOutput)")
+        #expect(damaged.output.contains("note: \(attempt.path): not a Slurm submission attempt written by run --launcher slurm"),
+                "stdout: \(damaged.output)")
+        #expect(damaged.output.contains("8 not submitted"), "stdout: \(damaged.output)")
+        let blocked = try CommandLineTool.run(["run", "refused"], in: project.url, environment: ["PATH": path])
+        #expect(blocked.status == 1 && blocked.errorOutput.contains("deleting it loses only the resources"),
+                "stderr: \(blocked.errorOutput)")
     }
 
     @Test func contradictoryGridCellIsAnErrorNamingTheCell() throws {

@@ -164,6 +164,24 @@ import Testing
         #expect(SlurmJobScript.memoryMegabytes("512K") == 1)
         #expect(SlurmJobScript.memoryMegabytes("0") == nil)  // all of a node's memory
         #expect(SlurmJobScript.memoryMegabytes("lots") == nil)
+        #expect(SlurmJobScript.problem(withMemory: "0") == nil && SlurmJobScript.problem(withMemory: "8G") == nil)
+        #expect(SlurmJobScript.problem(withMemory: "1.5G")?.contains("such as 8G or 4000M") == true)
+        #expect(SlurmJobScript.problem(withMemory: "-5G") != nil)
+
+        // Options read back from a record are checked as the command line is.
+        #expect(SlurmJobScript.Options(partition: "debug", time: "30", cpusPerTask: 2, memory: "8G", extraArguments: ["--qos=long"])
+            .problems.isEmpty)
+        let bad = SlurmJobScript.Options(
+            partition: "a\nb", time: "1", cpusPerTask: -4, memory: "lots", maxParallel: 0,
+            extraArguments: ["--account=lab", "--comment=x\necho hi", "--array=1"])
+        #expect(bad.problems.count == 7, "\(bad.problems)")
+        #expect(bad.problems.contains { $0.hasPrefix("partition ") && $0.contains("one line") }, "\(bad.problems)")
+        #expect(bad.problems.contains { $0.hasPrefix("time 1: ") }, "\(bad.problems)")
+        #expect(bad.problems.contains { $0.hasPrefix("memory lots: ") }, "\(bad.problems)")
+        #expect(bad.problems.contains("cpusPerTask -4: expected a whole number of at least 1"), "\(bad.problems)")
+        #expect(bad.problems.contains("maxParallel 0: expected a whole number of at least 1"), "\(bad.problems)")
+        #expect(bad.problems.contains { $0.hasPrefix("extraArguments[1] ") }, "\(bad.problems)")
+        #expect(bad.problems.contains { $0.hasPrefix("extraArguments[2] ") && $0.contains("--array") }, "\(bad.problems)")
 
         let scratch = try TemporaryDirectory(prefix: "sinfo")
         let fake = scratch.url.appendingPathComponent("sinfo")
